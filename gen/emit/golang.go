@@ -21,6 +21,8 @@ type goGen struct {
 	emitted map[string]bool
 	// objects to emit into the shared file, in first-use order.
 	shared []*objDef
+	// tool being rendered, for branch-aware defaults.
+	tool *ir.Tool
 }
 
 type objDef struct {
@@ -130,6 +132,18 @@ func (g *goGen) goType(owner string, f *ir.Field, input bool) *jen.Statement {
 	return t
 }
 
+// branchOwned reports whether f is an input of the tool being rendered that
+// only some branches take.
+func (g *goGen) branchOwned(f *ir.Field) bool {
+	if g.tool == nil || g.tool.Input(f.Name) != f {
+		return false
+	}
+	if g.tool.BranchOwned(f.Name) && hasDefault(f) {
+		mustf(f.DefBool == nil || !*f.DefBool, "%s.%s: a branch-owned default must be the zero value or a string", g.tool.Name, f.Name)
+	}
+	return g.tool.BranchOwned(f.Name)
+}
+
 func goName(f *ir.Field) string {
 	if f.GoName != "" {
 		return f.GoName
@@ -142,7 +156,9 @@ func (g *goGen) structFields(owner string, fields []*ir.Field, input bool) []jen
 	for _, f := range fields {
 		tag := f.Name
 		if input {
-			if !f.Required && !hasDefault(f) {
+			// A branch-owned default is filled only in its branches, so it is
+			// omitted when zero (the generator refuses non-zero such defaults).
+			if !f.Required && (!hasDefault(f) || g.branchOwned(f)) {
 				tag += ",omitempty"
 			}
 		} else if !f.Always {
@@ -296,7 +312,8 @@ func defaultValue(f *ir.Field) jen.Code {
 }
 
 // objectDecoder emits the decode method of a plain object type.
-func (g *goGen) objectDecoder(f *jen.File, name string, fields []*ir.Field) {
+func (g *goGen) objectDecoder(f *jen.File, name string, obj *ir.Field) {
+	fields := obj.Fields
 	keysVar := lowerFirst(name) + "Keys"
 	var keys []jen.Code
 	for _, fl := range fields {
@@ -311,6 +328,17 @@ func (g *goGen) objectDecoder(f *jen.File, name string, fields []*ir.Field) {
 		if fl.Required {
 			body = append(body, jen.If(jen.Op("!").Id("raw").Index(jen.Lit(i)).Dot("set").Call()).Block(jen.Return(jen.Id("required").Call(jen.Id("p"), jen.Lit(fl.Name)))))
 		}
+	}
+	if len(obj.ExactlyOne) > 0 {
+		// Exactly one location: the first present wins, a second conflicts.
+		body = append(body, jen.Id("first").Op(":=").Lit(""))
+		for _, n := range obj.ExactlyOne {
+			i := indexOf(fields, n)
+			body = append(body, jen.If(jen.Id("raw").Index(jen.Lit(i)).Dot("set").Call()).Block(
+				jen.If(jen.Id("first").Op("!=").Lit("")).Block(jen.Return(jen.Id("conflictError").Call(jen.Id("p"), jen.Id("first"), jen.Lit(n), jen.Lit("give one of "+strings.Join(obj.ExactlyOne, ", "))))),
+				jen.Id("first").Op("=").Lit(n)))
+		}
+		body = append(body, jen.If(jen.Id("first").Op("==").Lit("")).Block(jen.Return(jen.Id("branchMissing").Call(jen.Id("p"), jen.Lit(strings.Join(obj.ExactlyOne, ", "))))))
 	}
 	body = append(body, g.fieldDecodes(name, fields, nil)...)
 	body = append(body, jen.Return(jen.Nil()))
@@ -331,7 +359,16 @@ func (g *goGen) fieldDecodes(owner string, fields []*ir.Field, override func(*ir
 				g.decodeValue(owner, fl, jen.Id("d").Index(jen.Id("r").Dot("start"), jen.Id("r").Dot("end")), jen.Id("p"), jen.Id("o").Dot(goName(fl)), pointerField(fl))...)
 		}
 		ifs := jen.If(jen.Id("r").Op(":=").Id("raw").Index(jen.Lit(i)), jen.Id("r").Dot("set").Call()).Block(stmts...)
-		if hasDefault(fl) {
+		switch {
+		case hasDefault(fl) && g.branchOwned(fl):
+			var in []jen.Code
+			for _, b := range g.tool.Branches {
+				if b.Lists(fl.Name) {
+					in = append(in, jen.Lit(b.Name))
+				}
+			}
+			ifs = ifs.Else().Block(jen.Switch(jen.Id("o").Dot("branch")).Block(jen.Case(in...).Block(jen.Id("o").Dot(goName(fl)).Op("=").Add(defaultValue(fl)))))
+		case hasDefault(fl):
 			ifs = ifs.Else().Block(jen.Id("o").Dot(goName(fl)).Op("=").Add(defaultValue(fl)))
 		}
 		out = append(out, ifs)
@@ -351,7 +388,7 @@ func (g *goGen) sharedFile() *jen.File {
 		f.Commentf("%s: %s", d.name, d.field.Doc)
 		f.Type().Id(d.name).Struct(g.structFields(d.name, d.field.Fields, d.input)...)
 		if d.input {
-			g.objectDecoder(f, d.name, d.field.Fields)
+			g.objectDecoder(f, d.name, d.field)
 		}
 	}
 	return f
@@ -363,8 +400,8 @@ func (g *goGen) variantType(f *jen.File, d *objDef) {
 	v := d.field.Variants
 	f.Commentf("%s: %s The step's arguments decode with that tool's own decoder.", d.name, d.field.Doc)
 	f.Type().Id(d.name).Struct(
-		jen.Id(Camel(v.Key)).String().Comment("The step's " + v.Key + "."),
-		jen.Id("Tool").String().Comment("The tool the " + v.Key + " names."),
+		jen.Id(Camel(v.Key)).String().Comment("The step's "+v.Key+"."),
+		jen.Id("Tool").String().Comment("The tool the "+v.Key+" names."),
 		jen.Id("Args").Id("Args").Comment("That tool's decoded arguments."),
 	)
 	var cases []jen.Code

@@ -12,6 +12,8 @@ import (
 // the glue binding it to its Handler method.
 func (g *goGen) toolFile(t *ir.Tool) *jen.File {
 	f := g.file()
+	g.tool = t
+	defer func() { g.tool = nil }()
 	name := Camel(t.Name)
 	args := name + "Args"
 	facts := name + "Facts"
@@ -49,11 +51,11 @@ func (g *goGen) toolFile(t *ir.Tool) *jen.File {
 	f.Func().Params(jen.Id("o").Op("*").Id(args)).Id("decode").Params(jen.Id("d").Index().Byte(), jen.Id("p").Op("*").Id("path"), jen.Id("step").Bool(), jen.Id("extra").String()).Op("*").Id("DecodeError").Block(g.decodeBody(t, keys, keysVar)...)
 	var defs []jen.Code
 	for _, fl := range t.Inputs {
-		if hasDefault(fl) {
+		if hasDefault(fl) && !t.BranchOwned(fl.Name) {
 			defs = append(defs, jen.Id("o").Dot(goName(fl)).Op("=").Add(defaultValue(fl)))
 		}
 	}
-	f.Comment("setDefaults fills every defaulted field.")
+	f.Comment("setDefaults fills every default that does not depend on a branch.")
 	f.Func().Params(jen.Id("o").Op("*").Id(args)).Id("setDefaults").Params().Block(defs...)
 
 	g.methods(f, t, args)
@@ -86,7 +88,7 @@ func (g *goGen) toolFile(t *ir.Tool) *jen.File {
 		jen.If(jen.Err().Op(":=").Id("o").Dot("decode").Call(jen.Id("d"), jen.Nil(), jen.True(), jen.Lit("")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("o"), jen.Nil()),
 	)
-	f.Var().Id("tool"+name).Op("=").Op("&").Id("Tool").Values(jen.Dict{
+	f.Var().Id("tool" + name).Op("=").Op("&").Id("Tool").Values(jen.Dict{
 		jen.Id("Name"):      jen.Lit(t.Name),
 		jen.Id("Title"):     jen.Lit(t.Title),
 		jen.Id("Composite"): jen.Lit(t.Composite),

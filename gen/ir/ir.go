@@ -41,27 +41,28 @@ type NamedKey struct {
 
 // Field is an input field or an output fact.
 type Field struct {
-	Name     string
-	Type     string // string integer number boolean array object scalar open
-	Doc      string
-	Required bool
-	Always   bool
-	Bound    *Bound
-	DefBool  *bool
-	DefStr   *string
-	Enum     []string
+	Name       string
+	Type       string // string integer number boolean array object scalar open
+	Doc        string
+	Required   bool
+	Always     bool
+	Bound      *Bound
+	DefBool    *bool
+	DefStr     *string
+	Enum       []string
 	EnumHidden bool
-	TrueOnly bool
-	Format   string
-	Handle   string
-	Unique   bool
-	UniqueBy string
-	Kinds    []string
-	Items    *Field
-	Fields   []*Field
-	Variants *Variants
-	GoType   string
-	GoName   string
+	TrueOnly   bool
+	Format     string
+	Handle     string
+	Unique     bool
+	UniqueBy   string
+	Kinds      []string
+	Items      *Field
+	Fields     []*Field
+	Variants   *Variants
+	ExactlyOne []string
+	GoType     string
+	GoName     string
 }
 
 // Variants choose an object's shape by one enum field (sequence steps).

@@ -204,6 +204,7 @@ func (r *reader) field(name string, v cue.Value) *ir.Field {
 		f.Unique = r.bool(x)
 	}
 	f.Kinds = r.strings(v.LookupPath(cue.ParsePath("kinds")))
+	f.ExactlyOne = r.strings(v.LookupPath(cue.ParsePath("exactly_one")))
 	if x, ok := r.opt(v, "items"); ok {
 		f.Items = r.field("items", x)
 	}

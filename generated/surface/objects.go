@@ -106,6 +106,22 @@ func (o *FormField) decode(d []byte, p *path, extra string) *DecodeError {
 	if !raw[2].set() {
 		return required(p, "value")
 	}
+	first := ""
+	if raw[0].set() {
+		if first != "" {
+			return conflictError(p, first, "target", "give one of target, selector")
+		}
+		first = "target"
+	}
+	if raw[1].set() {
+		if first != "" {
+			return conflictError(p, first, "selector", "give one of target, selector")
+		}
+		first = "selector"
+	}
+	if first == "" {
+		return branchMissing(p, "target, selector")
+	}
 	if r := raw[0]; r.set() {
 		p := &path{
 			index:  -1,

@@ -647,7 +647,13 @@ func decOpen(raw []byte, p *path) (json.RawMessage, *DecodeError) {
 	if raw[0] != '{' {
 		return nil, wrongType(raw, p, "object")
 	}
-	return json.RawMessage(append([]byte(nil), raw...)), nil
+	// Canonical form (compact, HTML-escaped as encoding/json writes it), so
+	// an open value re-encodes to the same bytes.
+	canon, err := json.Marshal(json.RawMessage(raw))
+	if err != nil {
+		return nil, fail(p, RuleSyntax, "", "invalid JSON in "+fieldName(p))
+	}
+	return canon, nil
 }
 
 func conflictError(p *path, a, b, why string) *DecodeError {

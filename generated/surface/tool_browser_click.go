@@ -351,7 +351,7 @@ func (o *BrowserClickArgs) decode(d []byte, p *path, step bool, extra string) *D
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserClickArgs) setDefaults() {
 	o.Button = "primary"
 	o.ClickCount = ClickCountDefault

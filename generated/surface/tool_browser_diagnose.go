@@ -210,7 +210,7 @@ func (o *BrowserDiagnoseArgs) decode(d []byte, p *path, step bool, extra string)
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserDiagnoseArgs) setDefaults() {
 	o.Source = "both"
 	o.Detail = "problems"

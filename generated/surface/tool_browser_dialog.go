@@ -193,7 +193,7 @@ func (o *BrowserDialogArgs) decode(d []byte, p *path, step bool, extra string) *
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserDialogArgs) setDefaults() {}
 
 // ToolName names the tool.

@@ -333,7 +333,7 @@ func (o *BrowserDragArgs) decode(d []byte, p *path, step bool, extra string) *De
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserDragArgs) setDefaults() {
 	o.TimeoutMs = TimeoutMsDefault
 }

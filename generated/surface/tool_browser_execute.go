@@ -172,7 +172,7 @@ func (o *BrowserExecuteArgs) decode(d []byte, p *path, step bool, extra string) 
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserExecuteArgs) setDefaults() {
 	o.MaxResultChars = ResultCharsDefault
 	o.TimeoutMs = TimeoutMsDefault

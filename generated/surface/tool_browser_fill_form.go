@@ -184,7 +184,7 @@ func (o *BrowserFillFormArgs) decode(d []byte, p *path, step bool, extra string)
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserFillFormArgs) setDefaults() {
 	o.TimeoutMs = TimeoutMsDefault
 }

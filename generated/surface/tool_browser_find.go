@@ -177,7 +177,7 @@ func (o *BrowserFindArgs) decode(d []byte, p *path, step bool, extra string) *De
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserFindArgs) setDefaults() {
 	o.Scope = "any"
 	o.MaxResults = FindResultsDefault

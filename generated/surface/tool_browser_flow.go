@@ -208,7 +208,7 @@ func (o *BrowserFlowArgs) decode(d []byte, p *path, step bool, extra string) *De
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserFlowArgs) setDefaults() {
 	o.OnError = "stop"
 	o.DryRun = false

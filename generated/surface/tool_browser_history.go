@@ -10,7 +10,7 @@ import (
 // BrowserHistoryArgs are the decoded arguments of browser_history.
 type BrowserHistoryArgs struct {
 	Action               string   `json:"action"`                          // back, forward or reload.
-	BypassCache          bool     `json:"bypass_cache"`                    // Reload only.
+	BypassCache          bool     `json:"bypass_cache,omitempty"`          // Reload only.
 	Tab                  string   `json:"tab,omitempty"`                   // Tab.
 	TimeoutMs            int      `json:"timeout_ms"`                      // Timeout ms.
 	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
@@ -103,7 +103,10 @@ func (o *BrowserHistoryArgs) decode(d []byte, p *path, step bool, extra string) 
 		}
 		o.BypassCache = v
 	} else {
-		o.BypassCache = false
+		switch o.branch {
+		case "reload":
+			o.BypassCache = false
+		}
 	}
 	if r := raw[2]; r.set() {
 		p := &path{
@@ -201,9 +204,8 @@ func (o *BrowserHistoryArgs) decode(d []byte, p *path, step bool, extra string) 
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserHistoryArgs) setDefaults() {
-	o.BypassCache = false
 	o.TimeoutMs = TimeoutMsDefault
 }
 

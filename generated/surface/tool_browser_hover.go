@@ -316,7 +316,7 @@ func (o *BrowserHoverArgs) decode(d []byte, p *path, step bool, extra string) *D
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserHoverArgs) setDefaults() {
 	o.TimeoutMs = TimeoutMsDefault
 }

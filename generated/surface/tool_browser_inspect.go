@@ -11,8 +11,8 @@ import (
 type BrowserInspectArgs struct {
 	Scope                string   `json:"scope"`                           // What to list.
 	Root                 string   `json:"root,omitempty"`                  // Document subtree.
-	MaxDepth             int      `json:"max_depth"`                       // Document depth.
-	MaxItems             int      `json:"max_items"`                       // Max items.
+	MaxDepth             int      `json:"max_depth,omitempty"`             // Document depth.
+	MaxItems             int      `json:"max_items,omitempty"`             // Max items.
 	Tab                  string   `json:"tab,omitempty"`                   // Tab.
 	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
 	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
@@ -135,7 +135,10 @@ func (o *BrowserInspectArgs) decode(d []byte, p *path, step bool, extra string) 
 		}
 		o.MaxDepth = v
 	} else {
-		o.MaxDepth = InspectDepthDefault
+		switch o.branch {
+		case "document":
+			o.MaxDepth = InspectDepthDefault
+		}
 	}
 	if r := raw[3]; r.set() {
 		p := &path{
@@ -149,7 +152,10 @@ func (o *BrowserInspectArgs) decode(d []byte, p *path, step bool, extra string) 
 		}
 		o.MaxItems = v
 	} else {
-		o.MaxItems = InspectItemsDefault
+		switch o.branch {
+		case "controls", "structure", "all", "document":
+			o.MaxItems = InspectItemsDefault
+		}
 	}
 	if r := raw[4]; r.set() {
 		p := &path{
@@ -233,11 +239,9 @@ func (o *BrowserInspectArgs) decode(d []byte, p *path, step bool, extra string) 
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserInspectArgs) setDefaults() {
 	o.Scope = "controls"
-	o.MaxDepth = InspectDepthDefault
-	o.MaxItems = InspectItemsDefault
 }
 
 // ToolName names the tool.

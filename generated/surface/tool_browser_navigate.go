@@ -219,7 +219,7 @@ func (o *BrowserNavigateArgs) decode(d []byte, p *path, step bool, extra string)
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserNavigateArgs) setDefaults() {
 	o.NewTab = false
 	o.Reuse = "domain"

@@ -11,7 +11,7 @@ import (
 type BrowserPressKeyArgs struct {
 	Key                  string   `json:"key,omitempty"`                   // Char or key name.
 	Strokes              []string `json:"strokes,omitempty"`               // Keys.
-	Repeat               int      `json:"repeat"`                          // Repeats.
+	Repeat               int      `json:"repeat,omitempty"`                // Repeats.
 	Target               string   `json:"target,omitempty"`                // Focus first.
 	Modifiers            []string `json:"modifiers,omitempty"`             // Modifiers.
 	Tab                  string   `json:"tab,omitempty"`                   // Tab.
@@ -158,7 +158,10 @@ func (o *BrowserPressKeyArgs) decode(d []byte, p *path, step bool, extra string)
 		}
 		o.Repeat = v
 	} else {
-		o.Repeat = KeyRepeatDefault
+		switch o.branch {
+		case "strokes":
+			o.Repeat = KeyRepeatDefault
+		}
 	}
 	if r := raw[3]; r.set() {
 		p := &path{
@@ -304,9 +307,8 @@ func (o *BrowserPressKeyArgs) decode(d []byte, p *path, step bool, extra string)
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserPressKeyArgs) setDefaults() {
-	o.Repeat = KeyRepeatDefault
 	o.TimeoutMs = TimeoutMsDefault
 }
 

@@ -177,7 +177,7 @@ func (o *BrowserReadArgs) decode(d []byte, p *path, step bool, extra string) *De
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserReadArgs) setDefaults() {
 	o.Mode = "article"
 	o.MaxChars = ReadCharsDefault

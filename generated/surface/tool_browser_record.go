@@ -246,7 +246,7 @@ func (o *BrowserRecordArgs) decode(d []byte, p *path, step bool, extra string) *
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserRecordArgs) setDefaults() {}
 
 // ToolName names the tool.

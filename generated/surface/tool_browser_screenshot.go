@@ -388,7 +388,7 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *path, step bool, extra strin
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserScreenshotArgs) setDefaults() {
 	o.TimeoutMs = TimeoutMsDefault
 }

@@ -10,8 +10,8 @@ import (
 // BrowserScrollArgs are the decoded arguments of browser_scroll.
 type BrowserScrollArgs struct {
 	Target               string   `json:"target,omitempty"`                // Reveal this.
-	Direction            string   `json:"direction"`                       // Direction.
-	Amount               string   `json:"amount"`                          // How far.
+	Direction            string   `json:"direction,omitempty"`             // Direction.
+	Amount               string   `json:"amount,omitempty"`                // How far.
 	View                 string   `json:"view,omitempty"`                  // View.
 	X                    *int     `json:"x,omitempty"`                     // px.
 	Y                    *int     `json:"y,omitempty"`                     // px.
@@ -206,7 +206,10 @@ func (o *BrowserScrollArgs) decode(d []byte, p *path, step bool, extra string) *
 			o.Direction = v
 		}
 	} else {
-		o.Direction = "down"
+		switch o.branch {
+		case "amount", "wheel":
+			o.Direction = "down"
+		}
 	}
 	if r := raw[2]; r.set() {
 		p := &path{
@@ -225,7 +228,10 @@ func (o *BrowserScrollArgs) decode(d []byte, p *path, step bool, extra string) *
 		}
 		o.Amount = v
 	} else {
-		o.Amount = "medium"
+		switch o.branch {
+		case "amount":
+			o.Amount = "medium"
+		}
 	}
 	if r := raw[3]; r.set() {
 		p := &path{
@@ -374,10 +380,8 @@ func (o *BrowserScrollArgs) decode(d []byte, p *path, step bool, extra string) *
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserScrollArgs) setDefaults() {
-	o.Direction = "down"
-	o.Amount = "medium"
 	o.TimeoutMs = TimeoutMsDefault
 }
 

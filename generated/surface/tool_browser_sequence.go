@@ -168,7 +168,7 @@ func (o *BrowserSequenceArgs) decode(d []byte, p *path, step bool, extra string)
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserSequenceArgs) setDefaults() {
 	o.TimeoutMs = TimeoutMsDefault
 }

@@ -174,7 +174,7 @@ func (o *BrowserTabsArgs) decode(d []byte, p *path, step bool, extra string) *De
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserTabsArgs) setDefaults() {}
 
 // ToolName names the tool.

@@ -299,7 +299,7 @@ func (o *BrowserTypeTextArgs) decode(d []byte, p *path, step bool, extra string)
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserTypeTextArgs) setDefaults() {
 	o.ClearFirst = false
 	o.TimeoutMs = TimeoutMsDefault

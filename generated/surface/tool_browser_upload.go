@@ -393,7 +393,7 @@ func (o *BrowserUploadArgs) decode(d []byte, p *path, step bool, extra string) *
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserUploadArgs) setDefaults() {
 	o.TimeoutMs = TimeoutMsDefault
 }

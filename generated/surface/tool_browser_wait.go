@@ -356,7 +356,7 @@ func (o *BrowserWaitArgs) decode(d []byte, p *path, step bool, extra string) *De
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserWaitArgs) setDefaults() {
 	o.TimeoutMs = TimeoutMsDefault
 }

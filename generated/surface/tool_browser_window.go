@@ -219,7 +219,7 @@ func (o *BrowserWindowArgs) decode(d []byte, p *path, step bool, extra string) *
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *BrowserWindowArgs) setDefaults() {}
 
 // ToolName names the tool.

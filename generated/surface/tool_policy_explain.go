@@ -107,7 +107,7 @@ func (o *PolicyExplainArgs) decode(d []byte, p *path, step bool, extra string) *
 	return nil
 }
 
-// setDefaults fills every defaulted field.
+// setDefaults fills every default that does not depend on a branch.
 func (o *PolicyExplainArgs) setDefaults() {}
 
 // ToolName names the tool.
