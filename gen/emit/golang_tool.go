@@ -171,7 +171,11 @@ func (g *goGen) decodeBody(t *ir.Tool, keys []string, keysVar string) []jen.Code
 	}
 	for _, e := range t.EmptyNeeds {
 		fl := t.Input(e.Field)
-		body = append(body, jen.If(rawSet(idx(e.Field)).Op("&&").Id("o").Dot(goName(fl)).Op("==").Lit("").Op("&&").Op("!").Id("o").Dot(goName(t.Input(e.Needs)))).Block(
+		val := jen.Id("o").Dot(goName(fl))
+		if pointerField(fl) {
+			val = jen.Op("*").Id("o").Dot(goName(fl))
+		}
+		body = append(body, jen.If(rawSet(idx(e.Field)).Op("&&").Add(val).Op("==").Lit("").Op("&&").Op("!").Id("o").Dot(goName(t.Input(e.Needs)))).Block(
 			jen.Return(jen.Id("emptyText").Call(jen.Id("p"), jen.Lit(e.Field), jen.Lit(e.Needs)))))
 	}
 	body = append(body, jen.Return(jen.Nil()))

@@ -5,6 +5,7 @@ package load
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 
 	"cuelang.org/go/cue"
@@ -14,14 +15,18 @@ import (
 	"github.com/ghostlight-dev/ghostlight/gen/ir"
 )
 
-// Dir loads the CUE package in dir (plus optional overlay files, name→source,
-// used by tests to change one value) and returns its IR.
+// Dir loads the CUE package in dir and returns its IR. overlay replaces or
+// adds files (name relative to dir → source); tests use it to change one value.
 func Dir(dir string, overlay map[string]string) (*ir.Spec, error) {
-	cfg := &load.Config{Dir: dir}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &load.Config{Dir: abs}
 	if len(overlay) > 0 {
 		cfg.Overlay = map[string]load.Source{}
 		for name, src := range overlay {
-			cfg.Overlay[name] = load.FromString(src)
+			cfg.Overlay[filepath.Join(abs, name)] = load.FromString(src)
 		}
 	}
 	insts := load.Instances([]string{"."}, cfg)

@@ -1,0 +1,47 @@
+# Ghostlight: the README's two commands are `make demo` and `make test`.
+SHELL := /bin/bash
+GO ?= go
+PKGS := ./...
+FUZZTIME ?= 15s
+
+.PHONY: all demo test generate check-generated lint bench fuzz build browser clean
+
+all: check-generated lint test
+
+# Chromium from the OS packages (never a browser a library downloads).
+browser:
+	@bash .ci/browser
+
+build:
+	$(GO) build -o bin/ghostlight ./tools/ghostlight
+
+# A newcomer's first run: build, start the server as an MCP client would
+# (stdio) and drive a short real session on the embedded demo page.
+demo: browser build
+	$(GO) run ./tools/ghostlight-demo -server bin/ghostlight -out demo-out
+
+test: browser
+	$(GO) vet $(PKGS)
+	$(GO) test -count=1 -timeout 20m $(PKGS)
+
+generate:
+	$(GO) generate ./...
+
+# Regenerate, then fail if git sees any difference: generated/ is never edited by hand.
+check-generated: generate
+	@if [ -n "$$(git status --porcelain -- generated README.md)" ]; then \
+		echo "generated/ is out of date with spec/: run go generate ./... and commit"; \
+		git status --porcelain -- generated README.md; git diff --stat -- generated README.md; exit 1; fi
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+bench: browser
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+fuzz:
+	$(GO) test ./conformance/ -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME)
+
+clean:
+	rm -rf bin demo-out

@@ -1,0 +1,166 @@
+package gen
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ghostlight-dev/ghostlight/gen/emit"
+	"github.com/ghostlight-dev/ghostlight/gen/load"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// miniSpec assembles the mini spec with the real schema.cue beside it.
+func miniSpec(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	copyFile := func(from, to string) {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile("../spec/schema.cue", filepath.Join(dir, "schema.cue"))
+	copyFile("testdata/mini/mini.cue", filepath.Join(dir, "mini.cue"))
+	copyFile("testdata/mini/cue.mod/module.cue", filepath.Join(dir, "cue.mod/module.cue"))
+	return dir
+}
+
+// TestGolden renders the mini spec and compares every file with its golden copy.
+func TestGolden(t *testing.T) {
+	spec, err := load.Dir(miniSpec(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := emit.Render(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := "testdata/mini/golden"
+	if *update {
+		os.RemoveAll(golden)
+		for name, b := range files {
+			p := filepath.Join(golden, name+".golden")
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var names []string
+	filepath.Walk(golden, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			rel, _ := filepath.Rel(golden, p)
+			names = append(names, strings.TrimSuffix(filepath.ToSlash(rel), ".golden"))
+		}
+		return nil
+	})
+	if len(names) != len(files) {
+		t.Errorf("rendered %d files, golden has %d", len(files), len(names))
+	}
+	for _, n := range names {
+		want, _ := os.ReadFile(filepath.Join(golden, n+".golden"))
+		if !bytes.Equal(files[n], want) {
+			t.Errorf("%s differs from its golden copy (run go test ./gen/ -run Golden -update and read the diff)", n)
+		}
+	}
+}
+
+// TestDeterministic renders the real spec twice: identical bytes.
+func TestDeterministic(t *testing.T) {
+	a := renderReal(t, nil)
+	b := renderReal(t, nil)
+	for n := range a {
+		if !bytes.Equal(a[n], b[n]) {
+			t.Errorf("%s differs between two renders", n)
+		}
+	}
+}
+
+func renderReal(t *testing.T, overlay map[string]string) map[string][]byte {
+	t.Helper()
+	spec, err := load.Dir("../spec", overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := emit.Render(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestOneBoundChangesTogether changes one bound in CUE and checks that the
+// schema, decoder constants, docs and fixtures change together and nothing
+// else does.
+func TestOneBoundChangesTogether(t *testing.T) {
+	src, err := os.ReadFile("../spec/bounds.cue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := `click_count: {doc: "Clicks in one click action.", min: 1, max: 3,`
+	if !bytes.Contains(src, []byte(old)) {
+		t.Fatal("bounds.cue no longer holds the click_count line this test edits")
+	}
+	changed := strings.Replace(string(src), old, `click_count: {doc: "Clicks in one click action.", min: 1, max: 4,`, 1)
+	before := renderReal(t, nil)
+	after := renderReal(t, map[string]string{"bounds.cue": changed})
+	var diff []string
+	for n := range after {
+		if !bytes.Equal(before[n], after[n]) {
+			diff = append(diff, n)
+		}
+	}
+	sort.Strings(diff)
+	want := []string{"docs/tools.md", "fixtures/browser_click.json", "surface/bounds.go", "surface/tools/browser_click.json"}
+	if strings.Join(diff, " ") != strings.Join(want, " ") {
+		t.Fatalf("changing click_count max changed %v, want exactly %v", diff, want)
+	}
+	if !regexp.MustCompile(`ClickCountMax\s+= 4\b`).Match(after["surface/bounds.go"]) {
+		t.Error("bounds.go does not carry the new maximum the decoder reads")
+	}
+}
+
+// TestGoldenCompiles builds the mini spec's generated Go on its own: the
+// generator's output is valid, self-contained Go.
+func TestGoldenCompiles(t *testing.T) {
+	spec, err := load.Dir(miniSpec(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := emit.Render(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, b := range files {
+		if !strings.HasPrefix(name, emit.GoPackage+"/") {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module mini\n\ngo 1.26\n"), 0o644)
+	cmd := exec.Command("go", "vet", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("generated mini package does not build: %v\n%s", err, out)
+	}
+}
