@@ -55,6 +55,12 @@ func (g *goGen) enumsFile() *jen.File {
 	f.Comment("Capability bits, in CapabilityValues order.")
 	f.Const().Defs(caps...)
 
+	f.Comment("ReasonStatus is the envelope status of each refusal reason.")
+	f.Var().Id("ReasonStatus").Op("=").Map(jen.Id("Reason")).Id("Status").Values(jen.DictFunc(func(d jen.Dict) {
+		for _, rs := range g.spec.ReasonStatus {
+			d[jen.Id("Reason"+Camel(rs[0]))] = jen.Id("Status" + Camel(rs[1]))
+		}
+	}))
 	f.Comment("CredentialAutocomplete lists autocomplete tokens that make a field credential-class.")
 	f.Var().Id("CredentialAutocomplete").Op("=").Add(stringsLit(g.spec.CredentialAutocomplete))
 

@@ -10,6 +10,8 @@ type Spec struct {
 	Bounds                 []*Bound
 	Enums                  []*Enum
 	CredentialAutocomplete []string
+	// ReasonStatus maps each refusal reason to its envelope status, in reason order.
+	ReasonStatus [][2]string
 	HandlePrefixes         map[string]string
 	NamedKeys              []*NamedKey
 	Common                 []*Field // tab, timeout_ms, restrict_hosts, restrict_capabilities

@@ -56,6 +56,15 @@ func build(v cue.Value) (*ir.Spec, error) {
 		r.spec.Enums = append(r.spec.Enums, &ir.Enum{Name: name, Values: r.strings(e)})
 	})
 	r.spec.CredentialAutocomplete = r.strings(v.LookupPath(cue.ParsePath("credential_autocomplete")))
+	rs := v.LookupPath(cue.ParsePath("reason_status"))
+	for _, reason := range r.spec.EnumOf("reason").Values {
+		st := rs.LookupPath(cue.MakePath(cue.Str(reason)))
+		if !st.Exists() {
+			r.fail(rs, fmt.Errorf("reason %q has no status", reason))
+			continue
+		}
+		r.spec.ReasonStatus = append(r.spec.ReasonStatus, [2]string{reason, r.str(st)})
+	}
 	eachField(v.LookupPath(cue.ParsePath("handle_prefix")), func(name string, e cue.Value) {
 		r.spec.HandlePrefixes[name] = r.str(e)
 	})

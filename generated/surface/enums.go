@@ -184,6 +184,45 @@ const (
 	CapExecute Caps = 1 << 3
 )
 
+// ReasonStatus is the envelope status of each refusal reason.
+var ReasonStatus = map[Reason]Status{
+	ReasonAmbiguousTab:             StatusFailed,
+	ReasonBeforeunload:             StatusBlocked,
+	ReasonBrowserStartupManual:     StatusAttentionRequired,
+	ReasonBrowserUnavailable:       StatusFailed,
+	ReasonCapabilityDenied:         StatusBlocked,
+	ReasonConstraintDenied:         StatusBlocked,
+	ReasonCredentialHandoff:        StatusAttentionRequired,
+	ReasonDialogBlocking:           StatusBlocked,
+	ReasonFileRefused:              StatusFailed,
+	ReasonFlowRefUnresolved:        StatusFailed,
+	ReasonHostDenied:               StatusBlocked,
+	ReasonInternal:                 StatusFailed,
+	ReasonInvalidArguments:         StatusFailed,
+	ReasonNativeHostOwnedElsewhere: StatusAttentionRequired,
+	ReasonNavigationFailed:         StatusFailed,
+	ReasonNoDialog:                 StatusFailed,
+	ReasonNoHistoryEntry:           StatusFailed,
+	ReasonNoTab:                    StatusFailed,
+	ReasonNotEditable:              StatusFailed,
+	ReasonNotFileInput:             StatusFailed,
+	ReasonNotSupported:             StatusFailed,
+	ReasonRecordingUnavailable:     StatusFailed,
+	ReasonRegionOutside:            StatusFailed,
+	ReasonScriptError:              StatusFailed,
+	ReasonStaleTarget:              StatusFailed,
+	ReasonStaleView:                StatusFailed,
+	ReasonStepFailed:               StatusFailed,
+	ReasonTargetAmbiguous:          StatusFailed,
+	ReasonTargetDisabled:           StatusFailed,
+	ReasonTargetHidden:             StatusFailed,
+	ReasonTargetNotFound:           StatusFailed,
+	ReasonTargetObscured:           StatusFailed,
+	ReasonTimeout:                  StatusFailed,
+	ReasonUnknownTab:               StatusFailed,
+	ReasonValueMismatch:            StatusFailed,
+}
+
 // CredentialAutocomplete lists autocomplete tokens that make a field credential-class.
 var CredentialAutocomplete = []string{"current-password", "new-password", "one-time-code", "cc-number", "cc-csc", "cc-exp", "cc-exp-month", "cc-exp-year", "cc-name", "cc-given-name", "cc-family-name", "cc-type"}
 

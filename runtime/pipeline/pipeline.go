@@ -1,0 +1,277 @@
+// Package pipeline runs every invocation the same way: generated decode →
+// classify → authorize against an immutable authority snapshot → dispatch to
+// the handler → author the envelope → audit. Direct calls, composite steps
+// and Operator verbs all pass through Run; nothing reaches a handler another
+// way.
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/governance"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
+)
+
+// Progress reports a long wait to the client (a no-op without a token).
+type Progress func(progress, total float64, message string)
+
+// Result is one authored invocation: the envelope, its canonical JSON, and at
+// most one bounded image that never enters the envelope.
+type Result struct {
+	Envelope surface.Envelope
+	JSON     json.RawMessage
+	Image    *surface.Image
+	// Facts is the typed facts value behind Envelope.Facts (nil for a refusal
+	// without tool facts), for composites that read a child's result.
+	Facts any
+}
+
+// IsError says whether the MCP result is marked isError: failed and blocked
+// outcomes are errors to the client; attention_required, unknown and
+// cancelled are not (they carry a truthful state, not a fault).
+func (r Result) IsError() bool {
+	return r.Envelope.Status == surface.StatusFailed || r.Envelope.Status == surface.StatusBlocked
+}
+
+// AuditRecord is what the audit hook receives: who did what, never payloads
+// (no arguments, text, scripts, paths, dialog text or page content).
+type AuditRecord struct {
+	Invocation string
+	Parent     string // the composite invocation a step belongs to
+	Session    string
+	Tool       string
+	Caps       []surface.Capability
+	Hosts      []string
+	Status     surface.Status
+	Effect     surface.Effect
+	Reason     surface.Reason
+	Duration   time.Duration
+}
+
+// Auditor receives one record per invocation, composite steps included.
+type Auditor func(AuditRecord)
+
+// Pipeline is the one invocation path.
+type Pipeline struct {
+	handler   surface.Handler
+	authority func() *governance.Authority
+	audit     Auditor
+	log       *slog.Logger
+	seq       atomic.Uint64
+	prefix    string
+}
+
+// Options configure a Pipeline.
+type Options struct {
+	Handler surface.Handler
+	// Authority returns the configured authority in force; called once per
+	// invocation to take its snapshot.
+	Authority func() *governance.Authority
+	Audit     Auditor
+	Logger    *slog.Logger
+}
+
+// New builds a Pipeline.
+func New(o Options) *Pipeline {
+	if o.Audit == nil {
+		o.Audit = func(AuditRecord) {}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Pipeline{handler: o.Handler, authority: o.Authority, audit: o.Audit, log: o.Logger, prefix: strconv.FormatInt(time.Now().UnixNano()%1e6, 36)}
+}
+
+// Invocation is the per-call state handlers reach through the context.
+type Invocation struct {
+	ID       string
+	Session  string
+	Tool     string
+	Parent   *Invocation
+	Progress Progress
+	// Authority is the snapshot taken when the call started, with the call's
+	// own restrictions applied. Children share it.
+	Authority *governance.Authority
+	p         *Pipeline
+}
+
+type ctxKey struct{}
+
+// FromContext returns the invocation a handler runs under.
+func FromContext(ctx context.Context) *Invocation {
+	inv, _ := ctx.Value(ctxKey{}).(*Invocation)
+	return inv
+}
+
+func (p *Pipeline) newID() string {
+	return "inv_" + p.prefix + strconv.FormatUint(p.seq.Add(1), 36)
+}
+
+// Call runs a direct tool call from raw JSON arguments.
+func (p *Pipeline) Call(ctx context.Context, session, tool string, raw []byte, progress Progress) Result {
+	if progress == nil {
+		progress = func(float64, float64, string) {}
+	}
+	inv := &Invocation{ID: p.newID(), Session: session, Tool: tool, Progress: progress, Authority: p.authority(), p: p}
+	start := time.Now()
+	entry := surface.Lookup(tool)
+	if entry == nil {
+		r := &surface.Refusal{Reason: surface.ReasonInvalidArguments, Message: "no tool named " + strconv.Quote(tool)}
+		return p.finish(inv, start, nil, nil, surface.Outcome{Refusal: r})
+	}
+	args, derr := entry.Decode(raw)
+	if derr != nil {
+		return p.finish(inv, start, nil, nil, surface.Outcome{Refusal: derr.Refusal()})
+	}
+	inv.Authority = inv.Authority.Narrow(args.Restrictions())
+	return p.run(ctx, inv, entry, args, start)
+}
+
+// Child runs one step of a composite under the parent's snapshot: it is
+// classified, admitted, dispatched and audited on its own, through the same
+// path as a direct call.
+func (inv *Invocation) Child(ctx context.Context, tool string, args surface.Args) Result {
+	p := inv.p
+	child := &Invocation{ID: p.newID(), Session: inv.Session, Tool: tool, Parent: inv, Progress: inv.Progress, Authority: inv.Authority, p: p}
+	entry := surface.Lookup(tool)
+	start := time.Now()
+	if entry == nil || entry.Composite {
+		r := &surface.Refusal{Reason: surface.ReasonInvalidArguments, Message: strconv.Quote(tool) + " is not a step tool"}
+		return p.finish(child, start, nil, nil, surface.Outcome{Refusal: r})
+	}
+	return p.run(ctx, child, entry, args, start)
+}
+
+// DecodeChild decodes a composite step's arguments with the tool's own
+// decoder (no tab or restrictions of their own).
+func DecodeChild(tool string, raw []byte) (surface.Args, *surface.DecodeError) {
+	entry := surface.Lookup(tool)
+	if entry == nil {
+		return nil, &surface.DecodeError{Rule: surface.RuleEnum, Message: "no tool named " + strconv.Quote(tool)}
+	}
+	return entry.DecodeStep(raw)
+}
+
+func (p *Pipeline) run(ctx context.Context, inv *Invocation, entry *surface.Tool, args surface.Args, start time.Time) Result {
+	needs := args.Needs()
+	if r := inv.Authority.Admit(needs); r != nil {
+		return p.finish(inv, start, args, nil, surface.Outcome{Refusal: r})
+	}
+	ctx = context.WithValue(ctx, ctxKey{}, inv)
+	facts, out := p.dispatch(ctx, entry, args)
+	if ctx.Err() != nil && out.Status == "" {
+		out.Status = surface.StatusCancelled
+	}
+	return p.finish(inv, start, args, facts, out)
+}
+
+// dispatch calls the handler, turning a panic into an internal failure so
+// one bad call never takes the server down.
+func (p *Pipeline) dispatch(ctx context.Context, entry *surface.Tool, args surface.Args) (facts any, out surface.Outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.log.Error("handler panic", "tool", entry.Name, "panic", fmt.Sprint(r))
+			facts, out = nil, surface.Outcome{Status: surface.StatusUnknown, Effect: surface.EffectUnknown, Refusal: &surface.Refusal{Reason: surface.ReasonInternal, Message: "internal error"}}
+		}
+	}()
+	return entry.Invoke(ctx, p.handler, args)
+}
+
+// finish authors the envelope from the outcome and audits it.
+func (p *Pipeline) finish(inv *Invocation, start time.Time, args surface.Args, facts any, out surface.Outcome) Result {
+	env := surface.Envelope{Invocation: inv.ID, Status: out.Status, Effect: out.Effect, Readiness: out.Readiness, RepeatSafe: out.RepeatSafe}
+	if out.Refusal != nil && env.Status == "" {
+		env.Status = surface.ReasonStatus[out.Refusal.Reason]
+	}
+	if env.Status == "" {
+		env.Status = surface.StatusSucceeded
+	}
+	if env.Effect == "" {
+		env.Effect = surface.EffectNone
+	}
+	if env.Readiness == "" {
+		env.Readiness = surface.ReadinessNotApplicable
+	}
+	// The contract's rule, enforced once: partial or unknown effects are
+	// never repeat-safe.
+	if env.Effect == surface.EffectPartial || env.Effect == surface.EffectUnknown || env.Status == surface.StatusUnknown {
+		env.RepeatSafe = false
+	}
+	text := language.Text{Summary: out.Summary, NextSteps: out.NextSteps}
+	if out.Refusal != nil && text.Summary == "" {
+		text = language.Refusal(inv.Tool, out.Refusal)
+	}
+	text = language.Bounded(text)
+	env.Summary, env.NextSteps = text.Summary, text.NextSteps
+	if env.NextSteps == nil {
+		env.NextSteps = []string{}
+	}
+	env.Facts = factsJSON(facts, out.Refusal)
+	b, err := json.Marshal(env)
+	if err != nil {
+		p.log.Error("envelope marshal", "tool", inv.Tool, "err", err)
+		env.Facts = json.RawMessage(`{"reason":"internal"}`)
+		env.Status, env.Summary = surface.StatusFailed, inv.Tool+" failed: internal error."
+		b, _ = json.Marshal(env)
+	}
+	rec := AuditRecord{Invocation: inv.ID, Session: inv.Session, Tool: inv.Tool, Status: env.Status, Effect: env.Effect, Duration: time.Since(start)}
+	if inv.Parent != nil {
+		rec.Parent = inv.Parent.ID
+	}
+	if args != nil {
+		n := args.Needs()
+		rec.Caps = n.Caps.List()
+		for _, u := range n.URLs {
+			rec.Hosts = append(rec.Hosts, language.Host(u))
+		}
+	}
+	if out.Refusal != nil {
+		rec.Reason = out.Refusal.Reason
+	}
+	p.audit(rec)
+	return Result{Envelope: env, JSON: b, Image: out.Image, Facts: facts}
+}
+
+// factsJSON renders the facts object: the tool's facts, with a refusal's
+// facts beside them when there is one.
+func factsJSON(facts any, r *surface.Refusal) json.RawMessage {
+	var fb []byte
+	if facts != nil {
+		b, err := json.Marshal(facts)
+		if err == nil && string(b) != "null" {
+			fb = b
+		}
+	}
+	if r == nil {
+		if fb == nil {
+			return json.RawMessage(`{}`)
+		}
+		return fb
+	}
+	rb, _ := json.Marshal(r)
+	if fb == nil || string(fb) == "{}" {
+		return rb
+	}
+	// Both: merge, refusal keys last (they never share a name with a tool
+	// fact of a different meaning; the output schema holds both sets).
+	var m map[string]json.RawMessage
+	if json.Unmarshal(fb, &m) != nil {
+		return rb
+	}
+	var rm map[string]json.RawMessage
+	_ = json.Unmarshal(rb, &rm)
+	for k, v := range rm {
+		if _, taken := m[k]; !taken {
+			m[k] = v
+		}
+	}
+	out, _ := json.Marshal(m)
+	return out
+}
