@@ -6,6 +6,7 @@ package language
 import (
 	"fmt"
 	"net/url"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -118,4 +119,17 @@ func Plural(n int, one, many string) string {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// AriaRoles lists the browser roles a closed noun stands for, for matching a
+// selector's role against the page.
+func AriaRoles(noun surface.Role) []string {
+	out := []string{string(noun)}
+	for aria, n := range ariaToNoun {
+		if n == noun {
+			out = append(out, aria)
+		}
+	}
+	sort.Strings(out[1:])
+	return out
 }

@@ -1,0 +1,82 @@
+// Package tools implements the generated surface.Handler over the rod
+// executor: one file per tool, shared plumbing here. Handlers get typed
+// arguments (decoded, classified and authorized by the pipeline) and return
+// typed facts plus an outcome; they never parse arguments or build facts maps.
+package tools
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"sync"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+)
+
+// Options configure a Handler.
+type Options struct {
+	Browser *browser.Browser
+	Logger  *slog.Logger
+	// WithheldNames removes target names from receipts
+	// (privacy.preserve_target_names: false).
+	WithheldNames bool
+	// StageDir holds bytes an upload drops onto a page ("" = a temp dir).
+	StageDir string
+}
+
+// Handler implements surface.Handler.
+type Handler struct {
+	b        *browser.Browser
+	log      *slog.Logger
+	names    bool
+	stageDir string
+
+	mu       sync.Mutex
+	sessions map[string]*session
+}
+
+var _ surface.Handler = (*Handler)(nil)
+
+// New builds a Handler.
+func New(o Options) (*Handler, error) {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.StageDir == "" {
+		d, err := os.MkdirTemp("", "ghostlight-stage-")
+		if err != nil {
+			return nil, err
+		}
+		o.StageDir = d
+	}
+	return &Handler{b: o.Browser, log: o.Logger, names: !o.WithheldNames, stageDir: o.StageDir, sessions: map[string]*session{}}, nil
+}
+
+// session returns the per-session state of the invocation in ctx.
+func (h *Handler) session(ctx context.Context) *session {
+	id := "default"
+	if inv := pipeline.FromContext(ctx); inv != nil && inv.Session != "" {
+		id = inv.Session
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s := h.sessions[id]
+	if s == nil {
+		s = newSession(h, id)
+		h.sessions[id] = s
+	}
+	return s
+}
+
+// Release ends a session: its tabs close and its handles are forgotten.
+func (h *Handler) Release(ctx context.Context, id string) error {
+	h.mu.Lock()
+	delete(h.sessions, id)
+	h.mu.Unlock()
+	return h.b.ReleaseWorkspace(ctx, id)
+}
+
+// Close releases staged bytes. The browser is closed by its owner.
+func (h *Handler) Close() error { return os.RemoveAll(h.stageDir) }
