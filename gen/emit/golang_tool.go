@@ -368,4 +368,10 @@ func (g *goGen) methods(f *jen.File, t *ir.Tool, args string) {
 	}
 	f.Comment("TabHandle returns the tab the call names, or \"\".")
 	f.Func().Params(jen.Id("o").Op("*").Id(args)).Id("TabHandle").Params().String().Block(jen.Return(tab))
+	set := []jen.Code{}
+	if t.Input("tab") != nil {
+		set = append(set, jen.Id("o").Dot("Tab").Op("=").Id("tab"))
+	}
+	f.Comment("SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.")
+	f.Func().Params(jen.Id("o").Op("*").Id(args)).Id("SetTab").Params(jen.Id("tab").String()).Block(set...)
 }

@@ -44,7 +44,7 @@ func Render(spec *ir.Spec) (files map[string][]byte, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("definition %s: %w", t.Name, err)
 		}
-		files[GoPackage+"/tools/"+t.Name+".json"] = append(def, '\n')
+		files[GoPackage+"/tools/"+t.Name+".json"] = def // served byte for byte: no trailing newline
 	}
 	docs, err := Docs(spec)
 	if err != nil {

@@ -832,6 +832,7 @@ type Args interface {
 	Needs() Needs
 	Restrictions() Restrictions
 	TabHandle() string
+	SetTab(tab string)
 	Branch() string
 }
 

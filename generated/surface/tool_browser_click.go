@@ -387,6 +387,11 @@ func (o *BrowserClickArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserClickArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserClickFacts are the canonical facts of a browser_click result.
 type BrowserClickFacts struct {
 	Tab        string   `json:"tab"`                   // Tab.

@@ -246,6 +246,11 @@ func (o *BrowserDiagnoseArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserDiagnoseArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserDiagnoseFacts are the canonical facts of a browser_diagnose result.
 type BrowserDiagnoseFacts struct {
 	Tab             string      `json:"tab"`              // Tab.

@@ -229,6 +229,11 @@ func (o *BrowserDialogArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserDialogArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserDialogFacts are the canonical facts of a browser_dialog result.
 type BrowserDialogFacts struct {
 	Tab        string `json:"tab"`                   // Tab.

@@ -367,6 +367,11 @@ func (o *BrowserDragArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserDragArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserDragFacts are the canonical facts of a browser_drag result.
 type BrowserDragFacts struct {
 	Tab        string   `json:"tab"`                   // Tab.

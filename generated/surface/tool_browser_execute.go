@@ -207,6 +207,11 @@ func (o *BrowserExecuteArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserExecuteArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserExecuteFacts are the canonical facts of a browser_execute result.
 type BrowserExecuteFacts struct {
 	Tab        string   `json:"tab"`                   // Tab.

@@ -221,6 +221,11 @@ func (o *BrowserFillFormArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserFillFormArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserFillFormFacts are the canonical facts of a browser_fill_form result.
 type BrowserFillFormFacts struct {
 	Tab         string   `json:"tab"`                   // Tab.

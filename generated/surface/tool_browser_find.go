@@ -212,6 +212,11 @@ func (o *BrowserFindArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserFindArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserFindFacts are the canonical facts of a browser_find result.
 type BrowserFindFacts struct {
 	Tab                string  `json:"tab"`                 // Tab.

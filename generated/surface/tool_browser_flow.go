@@ -244,6 +244,11 @@ func (o *BrowserFlowArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserFlowArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserFlowFacts are the canonical facts of a browser_flow result.
 type BrowserFlowFacts struct {
 	Tab       string     `json:"tab,omitempty"` // Tab handle.

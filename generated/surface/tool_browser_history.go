@@ -238,6 +238,11 @@ func (o *BrowserHistoryArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserHistoryArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserHistoryFacts are the canonical facts of a browser_history result.
 type BrowserHistoryFacts struct {
 	Tab                string `json:"tab"`                 // Tab.

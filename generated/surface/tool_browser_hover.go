@@ -350,6 +350,11 @@ func (o *BrowserHoverArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserHoverArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserHoverFacts are the canonical facts of a browser_hover result.
 type BrowserHoverFacts struct {
 	Tab     string   `json:"tab"`               // Tab.

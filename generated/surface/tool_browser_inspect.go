@@ -273,6 +273,11 @@ func (o *BrowserInspectArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserInspectArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserInspectFacts are the canonical facts of a browser_inspect result.
 type BrowserInspectFacts struct {
 	Tab                string    `json:"tab"`                 // Tab.

@@ -258,6 +258,11 @@ func (o *BrowserNavigateArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserNavigateArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserNavigateFacts are the canonical facts of a browser_navigate result.
 type BrowserNavigateFacts struct {
 	Tab                string `json:"tab"`                 // Tab.

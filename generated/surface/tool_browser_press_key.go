@@ -341,6 +341,11 @@ func (o *BrowserPressKeyArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserPressKeyArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserPressKeyFacts are the canonical facts of a browser_press_key result.
 type BrowserPressKeyFacts struct {
 	Tab        string   `json:"tab"`                   // Tab.

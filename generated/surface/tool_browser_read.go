@@ -212,6 +212,11 @@ func (o *BrowserReadArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserReadArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserReadFacts are the canonical facts of a browser_read result.
 type BrowserReadFacts struct {
 	Tab                string `json:"tab"`                 // Tab.

@@ -287,6 +287,11 @@ func (o *BrowserRecordArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserRecordArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserRecordFacts are the canonical facts of a browser_record result.
 type BrowserRecordFacts struct {
 	Tab            string `json:"tab,omitempty"`              // Tab handle.

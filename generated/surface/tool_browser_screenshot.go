@@ -422,6 +422,11 @@ func (o *BrowserScreenshotArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserScreenshotArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserScreenshotFacts are the canonical facts of a browser_screenshot result.
 type BrowserScreenshotFacts struct {
 	Tab      string `json:"tab"`       // Tab.

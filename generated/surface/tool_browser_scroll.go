@@ -414,6 +414,11 @@ func (o *BrowserScrollArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserScrollArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserScrollFacts are the canonical facts of a browser_scroll result.
 type BrowserScrollFacts struct {
 	Tab      string `json:"tab"`              // Tab.

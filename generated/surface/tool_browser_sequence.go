@@ -202,6 +202,11 @@ func (o *BrowserSequenceArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserSequenceArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserSequenceFacts are the canonical facts of a browser_sequence result.
 type BrowserSequenceFacts struct {
 	Tab            string     `json:"tab"`             // Tab.

@@ -213,6 +213,11 @@ func (o *BrowserTabsArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserTabsArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserTabsFacts are the canonical facts of a browser_tabs result.
 type BrowserTabsFacts struct {
 	Tabs          []*TabRow `json:"tabs,omitempty"`           // Controlled tabs (list).

@@ -334,6 +334,11 @@ func (o *BrowserTypeTextArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserTypeTextArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserTypeTextFacts are the canonical facts of a browser_type_text result.
 type BrowserTypeTextFacts struct {
 	Tab            string   `json:"tab"`                   // Tab.

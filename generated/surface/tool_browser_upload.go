@@ -427,6 +427,11 @@ func (o *BrowserUploadArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserUploadArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserUploadFacts are the canonical facts of a browser_upload result.
 type BrowserUploadFacts struct {
 	Tab           string `json:"tab"`              // Tab.

@@ -390,6 +390,11 @@ func (o *BrowserWaitArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserWaitArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserWaitFacts are the canonical facts of a browser_wait result.
 type BrowserWaitFacts struct {
 	Tab       string `json:"tab"`        // Tab.

@@ -255,6 +255,11 @@ func (o *BrowserWindowArgs) TabHandle() string {
 	return o.Tab
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *BrowserWindowArgs) SetTab(tab string) {
+	o.Tab = tab
+}
+
 // BrowserWindowFacts are the canonical facts of a browser_window result.
 type BrowserWindowFacts struct {
 	Tab      string    `json:"tab"`               // Tab.

@@ -139,6 +139,9 @@ func (o *PolicyExplainArgs) TabHandle() string {
 	return ""
 }
 
+// SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
+func (o *PolicyExplainArgs) SetTab(tab string) {}
+
 // PolicyExplainFacts are the canonical facts of a policy_explain result.
 type PolicyExplainFacts struct {
 	Situation    string            `json:"situation"`    // One sentence.

@@ -149,6 +149,14 @@ func (inv *Invocation) Child(ctx context.Context, tool string, args surface.Args
 	return p.run(ctx, child, entry, args, start)
 }
 
+// Refuse authors and audits a child step refused before dispatch (its
+// arguments did not decode, or a reference did not resolve).
+func (inv *Invocation) Refuse(tool string, r *surface.Refusal) Result {
+	p := inv.p
+	child := &Invocation{ID: p.newID(), Session: inv.Session, Tool: tool, Parent: inv, Progress: inv.Progress, Authority: inv.Authority, p: p}
+	return p.finish(child, time.Now(), nil, nil, surface.Outcome{Refusal: r})
+}
+
 // DecodeChild decodes a composite step's arguments with the tool's own
 // decoder (no tab or restrictions of their own).
 func DecodeChild(tool string, raw []byte) (surface.Args, *surface.DecodeError) {

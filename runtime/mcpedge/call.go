@@ -1,0 +1,113 @@
+package mcpedge
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// callTool is the mcp-go handler of every tool.
+func (e *Edge) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	c := Call{
+		Session:   sessionID(ctx),
+		Tool:      req.Params.Name,
+		Arguments: arguments(req),
+	}
+	var p *progress
+	c.Progress, p = newProgress(ctx, req.Params.Meta, e.log)
+	defer p.stop() // progress ends with the call, even one that panics
+	reply := e.d.Call(ctx, c)
+	res, err := render(reply)
+	if err != nil {
+		var ee *Error
+		if errors.As(err, &ee) {
+			ee.Tool = c.Tool
+		}
+		e.log.Error("mcpedge: dispatcher reply cannot be rendered", "tool", c.Tool, "err", err)
+		return nil, err
+	}
+	return res, nil
+}
+
+func sessionID(ctx context.Context) string {
+	if s := server.ClientSessionFromContext(ctx); s != nil {
+		return s.SessionID()
+	}
+	return ""
+}
+
+// arguments returns the arguments as the client sent them. Over stdio and
+// HTTP mcp-go keeps the wire bytes; the in-process transport hands a Go value.
+// Absent or null arguments become a fresh "{}".
+func arguments(req mcp.CallToolRequest) json.RawMessage {
+	raw := req.Params.RawArguments
+	if len(raw) > 0 {
+		if t := bytes.TrimSpace(raw); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+			return json.RawMessage("{}")
+		}
+		return raw
+	}
+	if req.Params.Arguments == nil {
+		return json.RawMessage("{}")
+	}
+	b, err := json.Marshal(req.Params.Arguments)
+	if err != nil || bytes.Equal(b, []byte("null")) {
+		return json.RawMessage("{}")
+	}
+	return b
+}
+
+// render lays a Reply out as MCP content: structuredContent is the envelope;
+// the first (text) block is the summary, one "Next: " line per next step, a
+// blank line and the compact envelope, for clients that ignore
+// structuredContent; the image, if any, follows as its own block and is never
+// copied into either.
+func render(r Reply) (*mcp.CallToolResult, error) {
+	var env bytes.Buffer
+	env.Grow(len(r.Envelope))
+	if err := json.Compact(&env, r.Envelope); err != nil {
+		return nil, &Error{Kind: KindInvalidReply, Detail: "envelope is not JSON", Err: err}
+	}
+	if env.Len() == 0 || env.Bytes()[0] != '{' {
+		return nil, &Error{Kind: KindInvalidReply, Detail: "envelope is not a JSON object"}
+	}
+	n := len(r.Summary) + 2 + env.Len()
+	for _, s := range r.NextSteps {
+		n += len(nextPrefix) + len(s) + 1
+	}
+	var text strings.Builder
+	text.Grow(n)
+	if r.Summary != "" {
+		text.WriteString(r.Summary)
+		text.WriteByte('\n')
+	}
+	for _, s := range r.NextSteps {
+		text.WriteString(nextPrefix)
+		text.WriteString(s)
+		text.WriteByte('\n')
+	}
+	text.WriteByte('\n')
+	text.Write(env.Bytes())
+
+	content := make([]mcp.Content, 1, 2)
+	content[0] = mcp.NewTextContent(text.String())
+	if img := r.Image; img != nil {
+		if img.MIME == "" || len(img.Data) == 0 {
+			return nil, &Error{Kind: KindInvalidReply, Detail: "image without MIME type or data"}
+		}
+		content = append(content, mcp.NewImageContent(base64.StdEncoding.EncodeToString(img.Data), img.MIME))
+	}
+	return &mcp.CallToolResult{
+		Content:           content,
+		StructuredContent: json.RawMessage(env.Bytes()),
+		IsError:           r.IsError,
+	}, nil
+}
+
+const nextPrefix = "Next: "

@@ -1,0 +1,259 @@
+package mcpedge
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// MCPPath is where HTTPHandler serves streamable HTTP.
+const MCPPath = "/mcp"
+
+// HTTPOptions configure HTTPHandler.
+type HTTPOptions struct {
+	// BearerToken, when set, is required as "Authorization: Bearer <token>".
+	BearerToken string
+	// AllowedHosts are Host header values accepted besides loopback ones: a
+	// bare name matches any port, "name:port" only that port.
+	AllowedHosts []string
+	// AllowedOrigins are Origin values accepted besides loopback origins,
+	// e.g. "https://app.example.com".
+	AllowedOrigins []string
+	// SessionIdleTTL ends a session idle for that long (0: sessions end on
+	// DELETE or Edge.Close only).
+	SessionIdleTTL time.Duration
+}
+
+// HTTPHandler serves streamable HTTP at MCPPath, with DNS-rebinding
+// protection: a Host that is neither loopback nor allowed, or a present
+// Origin that is neither a loopback origin nor allowed, gets 403; a missing or
+// wrong bearer token gets 401. Sessions are stateful (unknown session ids get
+// 404) and only the session-based protocol revisions are offered, since each
+// session is a Ghostlight workspace.
+func (e *Edge) HTTPHandler(o HTTPOptions) http.Handler {
+	opts := []server.StreamableHTTPOption{
+		server.WithEndpointPath(MCPPath),
+		server.WithStateful(true),
+		// mcp-go's own check would refuse AllowedHosts; ours replaces it.
+		server.WithDisableLocalhostProtection(true),
+		server.WithStreamableHTTPLogger(e.log),
+		server.WithStreamableHTTPProtocolVersions(sessionProtocolVersions()...),
+	}
+	if o.SessionIdleTTL > 0 {
+		opts = append(opts, server.WithSessionIdleTTL(o.SessionIdleTTL))
+	}
+	s := server.NewStreamableHTTPServer(e.srv, opts...)
+	e.mu.Lock()
+	e.https = append(e.https, s)
+	e.mu.Unlock()
+
+	g := &httpEdge{mcp: s, rw: e.rewriter, origins: make(map[string]bool)}
+	if o.BearerToken != "" {
+		g.hasToken = true
+		g.token = sha256.Sum256([]byte(o.BearerToken))
+	}
+	for _, h := range o.AllowedHosts {
+		if h == "" {
+			continue
+		}
+		name, port := splitHostPort(h)
+		g.hosts = append(g.hosts, allowedHost{name: name, port: port})
+	}
+	for _, origin := range o.AllowedOrigins {
+		if origin != "" {
+			g.origins[normalizeOrigin(origin)] = true
+		}
+	}
+	return g
+}
+
+// sessionProtocolVersions are the revisions with protocol-level sessions
+// (2026-07-28 dropped them: every request would land on session "").
+func sessionProtocolVersions() []string {
+	var vs []string
+	for _, v := range mcp.ValidProtocolVersions {
+		if !mcp.IsModernProtocol(v) {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+type allowedHost struct{ name, port string }
+
+type httpEdge struct {
+	mcp      *server.StreamableHTTPServer
+	rw       *rewriter
+	hasToken bool
+	token    [sha256.Size]byte
+	hosts    []allowedHost
+	origins  map[string]bool
+}
+
+func (g *httpEdge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !g.hostAllowed(r.Host) {
+		http.Error(w, "Forbidden: Host not allowed", http.StatusForbidden)
+		return
+	}
+	if !g.originAllowed(r.Header) {
+		http.Error(w, "Forbidden: Origin not allowed", http.StatusForbidden)
+		return
+	}
+	if !g.authorized(r.Header.Get("Authorization")) {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+		http.Error(w, "Unauthorized", http.StatusUnauthorized)
+		return
+	}
+	if r.URL.Path != MCPPath {
+		http.NotFound(w, r)
+		return
+	}
+	hw := &httpWriter{ResponseWriter: w, rw: g.rw}
+	r = r.WithContext(context.WithValue(r.Context(), withholdKey{}, withholder(hw)))
+	g.mcp.ServeHTTP(hw, r)
+	hw.finish()
+}
+
+func (g *httpEdge) hostAllowed(host string) bool {
+	if host == "" {
+		return false
+	}
+	name, port := splitHostPort(host)
+	if isLoopbackName(name) {
+		return true
+	}
+	for _, a := range g.hosts {
+		if strings.EqualFold(a.name, name) && (a.port == "" || a.port == port) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *httpEdge) originAllowed(h http.Header) bool {
+	vals, present := h["Origin"]
+	if !present {
+		return true
+	}
+	if len(vals) != 1 || vals[0] == "" {
+		return false
+	}
+	if g.origins[normalizeOrigin(vals[0])] {
+		return true
+	}
+	u, err := url.Parse(vals[0])
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+		u.User != nil || u.Opaque != "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return false
+	}
+	return isLoopbackName(u.Hostname())
+}
+
+func (g *httpEdge) authorized(auth string) bool {
+	if !g.hasToken {
+		return true
+	}
+	const scheme = "Bearer "
+	if len(auth) <= len(scheme) || !strings.EqualFold(auth[:len(scheme)], scheme) {
+		return false
+	}
+	// Comparing digests keeps the comparison constant-time in the length too.
+	got := sha256.Sum256([]byte(auth[len(scheme):]))
+	return subtle.ConstantTimeCompare(got[:], g.token[:]) == 1
+}
+
+func normalizeOrigin(o string) string {
+	return strings.ToLower(strings.TrimSuffix(o, "/"))
+}
+
+func splitHostPort(hp string) (host, port string) {
+	if h, p, err := net.SplitHostPort(hp); err == nil {
+		return h, p
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(hp, "["), "]"), ""
+}
+
+// isLoopbackName: "localhost" or a loopback IP literal.
+func isLoopbackName(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+// ListenOption configures ListenAndServe.
+type ListenOption func(*listenConfig)
+
+type listenConfig struct {
+	allowNonLoopback bool
+	onListen         func(net.Addr)
+}
+
+// AllowNonLoopback lets ListenAndServe bind beyond loopback.
+func AllowNonLoopback() ListenOption {
+	return func(c *listenConfig) { c.allowNonLoopback = true }
+}
+
+// OnListen is called with the bound address once the listener is open
+// (useful with port 0).
+func OnListen(fn func(net.Addr)) ListenOption {
+	return func(c *listenConfig) { c.onListen = fn }
+}
+
+// ListenAndServe serves h on addr until ctx is done (then it closes every
+// connection and returns nil). It refuses an address that is not loopback
+// unless AllowNonLoopback is given: an empty host (":8080") listens on every
+// interface, and a name other than localhost may resolve anywhere.
+func ListenAndServe(ctx context.Context, addr string, h http.Handler, opts ...ListenOption) error {
+	var cfg listenConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return &Error{Kind: KindListen, Addr: addr, Err: err}
+	}
+	if !cfg.allowNonLoopback && !isLoopbackName(host) {
+		return &Error{Kind: KindNonLoopbackAddress, Addr: addr, Detail: "refusing to listen beyond loopback"}
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return &Error{Kind: KindListen, Addr: addr, Err: err}
+	}
+	// "localhost" is resolved by the system: check what was actually bound.
+	if tcp, ok := ln.Addr().(*net.TCPAddr); !cfg.allowNonLoopback && (!ok || !tcp.IP.IsLoopback()) {
+		_ = ln.Close()
+		return &Error{Kind: KindNonLoopbackAddress, Addr: ln.Addr().String(), Detail: "resolved beyond loopback"}
+	}
+	if cfg.onListen != nil {
+		cfg.onListen(ln.Addr())
+	}
+	srv := &http.Server{
+		Handler:     h,
+		BaseContext: func(net.Listener) context.Context { return ctx },
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return &Error{Kind: KindListen, Addr: addr, Err: err}
+	case <-ctx.Done():
+		// Close, not Shutdown: SSE streams never go idle on their own.
+		_ = srv.Close()
+		if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return &Error{Kind: KindListen, Addr: addr, Err: err}
+		}
+		return nil
+	}
+}

@@ -1,0 +1,122 @@
+// Package server wires Ghostlight together: the rod executor, the tool
+// handlers, the invocation pipeline and the MCP edge. It is the only package
+// that knows all of them; each of them knows only its neighbours.
+package server
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/governance"
+	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
+	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools"
+)
+
+// Config is the server's configuration.
+type Config struct {
+	Browser browser.Config
+	// Authority is the configured authority (nil: all-open under the
+	// permanent ceilings).
+	Authority *governance.Authority
+	// WithheldNames removes target names from receipts.
+	WithheldNames bool
+	Logger        *slog.Logger
+	Version       string
+	// Audit receives one record per invocation (nil: logged at debug).
+	Audit pipeline.Auditor
+}
+
+// Server is a running Ghostlight.
+type Server struct {
+	browser  *browser.Browser
+	handler  *tools.Handler
+	pipeline *pipeline.Pipeline
+	edge     *mcpedge.Edge
+	log      *slog.Logger
+}
+
+// New builds a server; nothing starts the browser until a call needs it.
+func New(cfg Config) (*Server, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Browser.Logger == nil {
+		cfg.Browser.Logger = cfg.Logger
+	}
+	cfg.Browser.Limits = browser.Limits{
+		ZoomMinPercent: surface.ZoomPercentMin, ZoomMaxPercent: surface.ZoomPercentMax,
+		WindowMinWidth: surface.WindowWidthMin, WindowMaxWidth: surface.WindowWidthMax,
+		WindowMinHeight: surface.WindowHeightMin, WindowMaxHeight: surface.WindowHeightMax,
+	}
+	if cfg.Browser.Startup == "" {
+		cfg.Browser.Startup = browser.StartupAuto
+	}
+	auth := cfg.Authority
+	if auth == nil {
+		auth = governance.AllOpen(cfg.Browser.Startup)
+	}
+	if cfg.Audit == nil {
+		log := cfg.Logger
+		cfg.Audit = func(r pipeline.AuditRecord) {
+			log.Debug("audit", "invocation", r.Invocation, "parent", r.Parent, "tool", r.Tool, "status", r.Status, "effect", r.Effect, "reason", r.Reason, "caps", r.Caps, "hosts", r.Hosts, "ms", r.Duration.Milliseconds())
+		}
+	}
+	b := browser.New(cfg.Browser)
+	h, err := tools.New(tools.Options{Browser: b, Logger: cfg.Logger, WithheldNames: cfg.WithheldNames})
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	p := pipeline.New(pipeline.Options{Handler: h, Authority: func() *governance.Authority { return auth }, Audit: cfg.Audit, Logger: cfg.Logger})
+	s := &Server{browser: b, handler: h, pipeline: p, log: cfg.Logger}
+	e, err := mcpedge.New(dispatcher{s}, mcpedge.Options{Name: "ghostlight", Version: cfg.Version, Logger: cfg.Logger})
+	if err != nil {
+		h.Close()
+		b.Close()
+		return nil, err
+	}
+	s.edge = e
+	return s, nil
+}
+
+// Edge is the MCP edge to serve over stdio or HTTP.
+func (s *Server) Edge() *mcpedge.Edge { return s.edge }
+
+// Pipeline is the invocation path (for in-process callers and tests).
+func (s *Server) Pipeline() *pipeline.Pipeline { return s.pipeline }
+
+// Close ends every session and shuts the browser down, leaving no process.
+func (s *Server) Close(ctx context.Context) error {
+	_ = s.edge.Close(ctx)
+	_ = s.handler.Close()
+	return s.browser.Close()
+}
+
+// dispatcher adapts the pipeline to the edge.
+type dispatcher struct{ s *Server }
+
+func (d dispatcher) Tools() []mcpedge.Tool {
+	out := make([]mcpedge.Tool, 0, len(surface.Catalog))
+	for _, t := range surface.Catalog {
+		out = append(out, mcpedge.Tool{Name: t.Name, Definition: t.Definition})
+	}
+	return out
+}
+
+func (d dispatcher) Call(ctx context.Context, c mcpedge.Call) mcpedge.Reply {
+	r := d.s.pipeline.Call(ctx, c.Session, c.Tool, c.Arguments, c.Progress)
+	reply := mcpedge.Reply{Envelope: r.JSON, Summary: r.Envelope.Summary, NextSteps: r.Envelope.NextSteps, IsError: r.IsError()}
+	if r.Image != nil {
+		reply.Image = &mcpedge.Image{MIME: r.Image.MIME, Data: r.Image.Data}
+	}
+	return reply
+}
+
+func (d dispatcher) SessionClosed(session string) {
+	if err := d.s.handler.Release(context.Background(), session); err != nil {
+		d.s.log.Debug("release session", "session", session, "err", err)
+	}
+}
