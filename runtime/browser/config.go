@@ -1,0 +1,97 @@
+package browser
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Startup modes.
+const (
+	StartupAuto    = "auto"    // launch an installed Chromium/Chrome with a fresh profile
+	StartupConnect = "connect" // attach to Config.Endpoint
+	StartupManual  = "manual"  // attach to Config.Endpoint when set; otherwise refuse
+)
+
+// Reuse policies for opening a tab without a handle.
+const (
+	ReuseDomain = "domain" // adopt an unbound tab on the same host when one exists
+	ReuseNever  = "never"  // always open a fresh tab
+)
+
+// History actions.
+const (
+	HistoryBack    = "back"
+	HistoryForward = "forward"
+	HistoryReload  = "reload"
+)
+
+// Readiness values, as document.readyState reports them.
+const (
+	ReadyLoading     = "loading"
+	ReadyInteractive = "interactive"
+	ReadyComplete    = "complete"
+)
+
+// Config says how the executor finds or starts its browser. The zero value of every
+// operational timeout selects a default.
+type Config struct {
+	Startup    string   // StartupAuto, StartupConnect or StartupManual
+	Path       string   // explicit browser binary, tried before PATH
+	Endpoint   string   // ws://… DevTools URL, or http://host:port resolved through /json/version
+	Headless   bool     // launch without a visible window
+	ExtraFlags []string // extra Chromium switches ("--name" or "--name=value")
+	Logger     *slog.Logger
+	Limits     Limits
+
+	// TempDir is where launched profiles live ("" = os.TempDir()).
+	TempDir string
+	// LaunchTimeout bounds starting and connecting to a browser, independent of the
+	// calling context so that a short call cannot leave a half-started browser behind.
+	LaunchTimeout time.Duration
+	// CloseTimeout bounds Close.
+	CloseTimeout time.Duration
+	// ObserveTimeout bounds the best-effort observation that still fills a Landing after a
+	// call's own deadline has passed.
+	ObserveTimeout time.Duration
+}
+
+// Limits carries the contract bounds the executor enforces defensively. The wiring fills
+// it from generated constants; a zero field disables that check.
+type Limits struct {
+	ZoomMinPercent int
+	ZoomMaxPercent int
+	WindowMinWidth int
+	WindowMaxWidth int
+	// WindowMinHeight and WindowMaxHeight bound Resize heights.
+	WindowMinHeight int
+	WindowMaxHeight int
+}
+
+const (
+	defaultLaunchTimeout  = 30 * time.Second
+	defaultCloseTimeout   = 5 * time.Second
+	defaultObserveTimeout = time.Second
+)
+
+func (c Config) withDefaults() Config {
+	if c.Startup == "" {
+		c.Startup = StartupAuto
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.LaunchTimeout <= 0 {
+		c.LaunchTimeout = defaultLaunchTimeout
+	}
+	if c.CloseTimeout <= 0 {
+		c.CloseTimeout = defaultCloseTimeout
+	}
+	if c.ObserveTimeout <= 0 {
+		c.ObserveTimeout = defaultObserveTimeout
+	}
+	return c
+}
+
+func checkRange(v, lo, hi int) bool {
+	return (lo == 0 || v >= lo) && (hi == 0 || v <= hi)
+}

@@ -1,0 +1,212 @@
+package browser
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// onEvent runs inside the client's read loop, in the browser's order. It only updates
+// state and wakes waiters: it must never wait for the browser.
+func (c *conn) onEvent(method string, session proto.TargetSessionID, params json.RawMessage) {
+	switch method {
+	case "Target.targetCreated":
+		var e proto.TargetTargetCreated
+		if json.Unmarshal(params, &e) == nil && e.TargetInfo != nil &&
+			e.TargetInfo.Type == proto.TargetTargetInfoTypePage && e.TargetInfo.OpenerID != "" {
+			c.adoptOpened(e.TargetInfo)
+		}
+	case "Target.targetDestroyed":
+		var e proto.TargetTargetDestroyed
+		if json.Unmarshal(params, &e) == nil {
+			c.targetGone(e.TargetID)
+		}
+	case "Target.targetInfoChanged":
+		var e proto.TargetTargetInfoChanged
+		if json.Unmarshal(params, &e) == nil && e.TargetInfo != nil {
+			if bd := c.byTargetID(e.TargetInfo.TargetID); bd != nil {
+				bd.mu.Lock()
+				bd.title = e.TargetInfo.Title
+				bd.mu.Unlock()
+			}
+		}
+	case "Target.attachedToTarget":
+		var e proto.TargetAttachedToTarget
+		// Only root sessions of our own targets; auto-attached children carry a parent session.
+		if session == "" && json.Unmarshal(params, &e) == nil && e.TargetInfo != nil {
+			if bd := c.byTargetID(e.TargetInfo.TargetID); bd != nil {
+				bd.mu.Lock()
+				first := bd.session == ""
+				if first {
+					bd.session = e.SessionID
+				}
+				bd.mu.Unlock()
+				if first {
+					c.registerSession(bd, e.SessionID)
+				}
+			}
+		}
+	case "Target.detachedFromTarget":
+		var e proto.TargetDetachedFromTarget
+		if session == "" && json.Unmarshal(params, &e) == nil {
+			if bd := c.bySessionID(e.SessionID); bd != nil {
+				c.targetGone(bd.targetID)
+			}
+		}
+	case "Inspector.detached":
+		if bd := c.bySessionID(session); bd != nil {
+			c.targetGone(bd.targetID)
+		}
+	default:
+		if bd := c.bySessionID(session); bd != nil {
+			bd.onPageEvent(method, params)
+		}
+	}
+}
+
+func (bd *binding) onPageEvent(method string, params json.RawMessage) {
+	bd.mu.Lock()
+	defer bd.mu.Unlock()
+	switch method {
+	case "Page.frameNavigated":
+		var e proto.PageFrameNavigated
+		if json.Unmarshal(params, &e) != nil || e.Frame == nil || e.Frame.ParentID != "" {
+			return
+		}
+		bd.frameID = e.Frame.ID
+		u := e.Frame.URL + e.Frame.URLFragment
+		if e.Frame.UnreachableURL != "" { // an error page: report the address that failed
+			u = e.Frame.UnreachableURL
+		}
+		bd.commitLocked(e.Frame.LoaderID, u)
+		if e.Type == proto.PageNavigationTypeBackForwardCacheRestore {
+			// A restored document fires no lifecycle events: it is already loaded.
+			bd.levels[e.Frame.LoaderID] = levelComplete
+		}
+		bd.notify()
+	case "Page.navigatedWithinDocument":
+		var e proto.PageNavigatedWithinDocument
+		if json.Unmarshal(params, &e) != nil || e.FrameID != bd.frameID {
+			return
+		}
+		bd.url = e.URL
+		bd.navSeq++
+		bd.notify()
+	case "Page.lifecycleEvent":
+		var e proto.PageLifecycleEvent
+		if json.Unmarshal(params, &e) != nil || e.FrameID != bd.frameID {
+			return
+		}
+		lvl := -1
+		switch e.Name {
+		case "init", "commit":
+			lvl = levelLoading
+		case "DOMContentLoaded":
+			lvl = levelInteractive
+		case "load":
+			lvl = levelComplete
+		}
+		if cur, ok := bd.levels[e.LoaderID]; lvl >= 0 && (!ok || lvl > cur) {
+			if !ok && len(bd.levels) >= maxTrackedLoaders {
+				clear(bd.levels)
+			}
+			bd.levels[e.LoaderID] = lvl
+			bd.notify()
+		}
+	case "Page.domContentEventFired", "Page.loadEventFired":
+		// The main frame's current document; these arrive a little before the matching
+		// lifecycle events (measured), and a document that is gone cannot fire them.
+		lvl := levelInteractive
+		if method == "Page.loadEventFired" {
+			lvl = levelComplete
+		}
+		if bd.loaderID != "" && bd.levels[bd.loaderID] < lvl {
+			bd.levels[bd.loaderID] = lvl
+			bd.notify()
+		}
+	case "Page.javascriptDialogOpening":
+		var e proto.PageJavascriptDialogOpening
+		if json.Unmarshal(params, &e) != nil {
+			return
+		}
+		bd.dialog = &DialogState{
+			Type:          string(e.Type),
+			Message:       e.Message,
+			DefaultPrompt: e.DefaultPrompt,
+			URL:           e.URL,
+			Opened:        time.Now(),
+		}
+		for g := range bd.guards {
+			g.cancel(ErrDialogOpened)
+		}
+		clear(bd.guards)
+		bd.notify()
+	case "Page.javascriptDialogClosed":
+		bd.dialog = nil
+		bd.notify()
+	}
+}
+
+func (c *conn) byTargetID(id proto.TargetTargetID) *binding {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.byTarget[id]
+}
+
+func (c *conn) bySessionID(id proto.TargetSessionID) *binding {
+	if id == "" {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.bySession[id]
+}
+
+func (c *conn) registerSession(bd *binding, id proto.TargetSessionID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.dead && c.byTarget[bd.targetID] == bd {
+		c.bySession[id] = bd
+	}
+}
+
+// targetGone forgets a target and marks its binding gone.
+func (c *conn) targetGone(id proto.TargetTargetID) {
+	c.mu.Lock()
+	bd := c.byTarget[id]
+	if bd != nil {
+		delete(c.byTarget, id)
+		for s, b := range c.bySession {
+			if b == bd {
+				delete(c.bySession, s)
+			}
+		}
+	}
+	c.mu.Unlock()
+	if bd != nil {
+		bd.markGone(ErrTabClosed)
+	}
+}
+
+// adoptOpened gives a page opened by an owned tab (window.open, target=_blank) to the
+// opener's workspace, under a new handle.
+func (c *conn) adoptOpened(info *proto.TargetTargetInfo) {
+	c.mu.Lock()
+	opener := c.byTarget[info.OpenerID]
+	known := c.byTarget[info.TargetID] != nil
+	c.mu.Unlock()
+	if opener == nil || known {
+		return
+	}
+	ws := opener.tab.ws
+	t := ws.newSlot()
+	if t == nil { // workspace released
+		return
+	}
+	if _, err := c.bind(t, info.TargetID, false); err != nil {
+		ws.dropSlot(t)
+		return
+	}
+	opener.tab.addOpened(t)
+}

@@ -1,0 +1,188 @@
+// find.js: ranked text search over the whole rendered document (not just
+// the viewport) and typed semantic selector resolution.
+
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+function isWordChar(s, i) {
+  return i >= 0 && i < s.length && WORD_CHAR.test(s[i]);
+}
+
+// Scores: exact 4 > prefix 3 > whole-word 2 > substring 1; 0 = no match.
+// name and q are normalized and lower-cased.
+function scoreOf(name, q) {
+  if (!name) return 0;
+  if (name === q) return 4;
+  let i = name.indexOf(q);
+  if (i < 0) return 0;
+  if (i === 0) return 3;
+  for (; i >= 0; i = name.indexOf(q, i + 1)) {
+    if (!isWordChar(name, i - 1) && !isWordChar(name, i + q.length)) return 2;
+  }
+  return 1;
+}
+
+// mayNameContain is a cheap superset test: false only when el's name
+// provably cannot contain the query (some whitespace-free token of it is
+// in none of the name's possible sources). Elements with element children,
+// shadow roots, label associations or aria-labelledby take the full name
+// computation.
+function mayNameContain(el, tag, toks) {
+  if (el.firstElementChild || el.shadowRoot || el.id || el.hasAttribute('aria-labelledby')) return true;
+  if (tag === 'input' || (LABELABLE.has(tag) && el.closest('label'))) return true;
+  let hay = el.textContent;
+  for (const n of NAME_ATTRS) {
+    const v = el.getAttribute(n);
+    if (v) hay += '\n' + v;
+  }
+  hay = hay.toLowerCase();
+  for (const t of toks) if (hay.indexOf(t) < 0) return false;
+  return true;
+}
+
+const NAME_ATTRS = ['aria-label', 'title', 'alt', 'placeholder', 'aria-placeholder', 'data-placeholder'];
+
+// find walks once without reading layout: names and text are gathered
+// first, and only candidates that match pay for the visibility check (a
+// hidden ancestor makes checkVisibility false, so nothing hidden slips
+// through). A matching text block's text is then re-collected skipping
+// hidden descendants and scored again.
+function find(a) {
+  const q = norm(String(a.text || '')).toLowerCase();
+  if (!q) fail('bad_request', 'find text is empty');
+  const cx = mkcx(a);
+  const toks = q.split(' ');
+  const wantC = a.scope !== 'text';
+  const wantT = a.scope !== 'control';
+  const max = a.max > 0 ? a.max : Infinity;
+  const hits = [];
+  const flags = []; // per entered element: 2 opened a block, 4 control
+  const blocks = [];
+  let inControl = 0;
+  let order = 0;
+  const v = {
+    enter(el, tag) {
+      const role = classify(el, tag);
+      const kind = clsKind;
+      const opaque = isOpaque(el, tag);
+      let f = 0;
+      if (kind === K_CONTROL) {
+        f = 4;
+        inControl++;
+        if (wantC && mayNameContain(el, tag, toks)) {
+          const name = nameOf(el, tag, role, cx);
+          const s = scoreOf(name.toLowerCase(), q);
+          if (s && visState(el) === VIS_SHOWN) hits.push({ s: s, c: 1, o: order, el: el, tag: tag, role: role, name: name });
+        }
+      } else if (wantT && !INLINE_TAGS.has(tag)) {
+        blocks.push({ el: el, tag: tag, role: role, text: '', own: false, o: order });
+        f = 2;
+      }
+      order++;
+      flags.push(f);
+      return opaque ? SKIP : GO;
+    },
+    leave() {
+      const f = flags.pop();
+      if (f & 4) inControl--;
+      if (f & 2) {
+        const b = blocks.pop();
+        if (!b.own) return;
+        let name = norm(b.text);
+        if (!scoreOf(name.toLowerCase(), q) || visState(b.el) !== VIS_SHOWN) return;
+        name = norm(ownVisibleText(b.el));
+        const s = scoreOf(name.toLowerCase(), q);
+        if (s) hits.push({ s: s, c: 0, o: b.o, el: b.el, tag: b.tag, role: b.role, name: name });
+      }
+    },
+  };
+  if (wantT) {
+    v.text = function (node) {
+      if (!blocks.length) return;
+      const b = blocks[blocks.length - 1];
+      const d = node.data;
+      b.text += d;
+      if (!inControl && !b.own && /\S/.test(d)) b.own = true;
+    };
+  }
+  walkDoc(document, v);
+  hits.sort((x, y) => (y.s - x.s) || (y.c - x.c) || (x.o - y.o));
+  const matches = [];
+  for (let i = 0; i < hits.length && matches.length < max; i++) {
+    const h = hits[i];
+    const it = itemOf(h.el, h.tag, h.role, cx, h.name);
+    it.score = h.s;
+    matches.push(it);
+  }
+  return { matches: matches, total: hits.length };
+}
+
+// ownVisibleText: the text a block shows itself: its text nodes and those
+// of inline descendants, skipping nested blocks, hidden elements, opaque
+// controls and editable regions.
+function ownVisibleText(block) {
+  const out = [];
+  const seen = new Map();
+  (function rec(el, depth) {
+    const kids = flatKids(el);
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (c.nodeType === 3) { out.push(c.data); continue; }
+      if (c.nodeType !== 1 || depth > MAX_DEPTH) continue;
+      const t = c.localName;
+      if (SKIP_TAGS.has(t) || hiddenByAttr(c) || opaqueControl(t) || editableHost(c)) continue;
+      if (!INLINE_TAGS.has(t) && clsKindOf(c) !== K_CONTROL) continue;
+      if (!c.checkVisibility(CV_VIS)) {
+        if (c.checkVisibility() || styleOf(c).display !== 'contents') continue;
+      }
+      rec(c, depth + 1);
+    }
+  })(block, 0);
+  return out.join('');
+}
+
+function clsKindOf(el) {
+  const k = clsKind, p = clsProxy;
+  classify(el, el.localName);
+  const r = clsKind;
+  clsKind = k;
+  clsProxy = p;
+  return r;
+}
+
+// resolveSelector: one visible control named name (and of one of roles).
+// exact: case-sensitive whole-name equality. Otherwise a case-insensitive
+// whole-name match wins, else a case-insensitive substring match.
+function resolveSelector(a) {
+  const name = norm(String(a.name || ''));
+  if (!name) fail('bad_request', 'selector name is empty');
+  const lname = name.toLowerCase();
+  const roles = new Set();
+  if (a.role) roles.add(String(a.role).toLowerCase());
+  if (Array.isArray(a.roles)) for (const r of a.roles) roles.add(String(r).toLowerCase());
+  let want = K_CONTROL;
+  for (const r of roles) if (STRUCT_ROLES.has(r)) want |= K_STRUCT;
+  const cx = mkcx(a);
+  const exact = [], ci = [], sub = [];
+  walkDoc(document, {
+    enter(el, tag) {
+      const role = classify(el, tag);
+      const kind = clsKind;
+      const opaque = isOpaque(el, tag);
+      if (!(kind & want) || (roles.size && !roles.has(role || 'generic'))) return opaque ? SKIP : GO;
+      const vs = visState(el);
+      if (vs === VIS_PRUNE) return SKIP;
+      if (vs === VIS_SHOWN) {
+        const n = nameOf(el, tag, role, cx);
+        if (n === name) exact.push(el);
+        const ln = n.toLowerCase();
+        if (ln === lname) ci.push(el);
+        else if (ln.indexOf(lname) >= 0) sub.push(el);
+      }
+      return opaque ? SKIP : GO;
+    },
+  });
+  const set = a.exact ? exact : (ci.length ? ci : sub);
+  if (!set.length) fail('no_match', 'no visible control matches the selector');
+  if (set.length > 1) fail('ambiguous', set.length + ' visible controls match the selector', { count: set.length });
+  return { id: idOf(set[0]) };
+}

@@ -1,0 +1,356 @@
+package browser
+
+import (
+	"context"
+	"strings"
+	"sync"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// Workspace is one MCP session's view of the browser: the tabs it opened, adopted, or
+// that its pages opened. Other workspaces' tabs are invisible to it.
+type Workspace struct {
+	b  *Browser
+	id string
+
+	mu         sync.Mutex
+	tabs       []*Tab // slots in creation order
+	byHandle   map[string]*Tab
+	epoch      uint64 // browser connection this workspace last used
+	relaunched bool
+	released   bool
+}
+
+// TabInfo is one controlled tab as the browser shows it now.
+type TabInfo struct {
+	Handle    string
+	Title     string
+	URL       string
+	Active    bool   // the tab is the shown tab of its window (document.visibilityState)
+	Readiness string // loading, interactive or complete
+}
+
+// ID is the workspace id given to Browser.Workspace.
+func (ws *Workspace) ID() string { return ws.id }
+
+// TakeRelaunched reports, once, that the browser this workspace used had died and a
+// new one was started for it.
+func (ws *Workspace) TakeRelaunched() bool {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	r := ws.relaunched
+	ws.relaunched = false
+	return r
+}
+
+// conn returns the live connection, starting the browser if needed, and records a
+// relaunch when the connection differs from the one this workspace used before.
+func (ws *Workspace) conn(ctx context.Context) (*conn, error) {
+	c, err := ws.b.ensure(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ws.mu.Lock()
+	if ws.epoch != 0 && ws.epoch != c.epoch {
+		ws.relaunched = true
+	}
+	ws.epoch = c.epoch
+	ws.mu.Unlock()
+	return c, nil
+}
+
+// touchDead relaunches when this workspace used a browser that has since died, so the
+// call that first meets the dead browser is the one that reports the relaunch.
+func (ws *Workspace) touchDead(ctx context.Context) error {
+	ws.mu.Lock()
+	used := ws.epoch != 0
+	ws.mu.Unlock()
+	if !used || ws.b.Connected() {
+		return nil
+	}
+	_, err := ws.conn(ctx)
+	return err
+}
+
+// newSlot creates an unbound slot with a fresh handle (nil once released).
+func (ws *Workspace) newSlot() *Tab {
+	t := &Tab{ws: ws, sem: make(chan struct{}, 1)}
+	t.handle = ws.b.newHandle(t)
+	ws.mu.Lock()
+	released := ws.released
+	if !released {
+		ws.tabs = append(ws.tabs, t)
+		ws.byHandle[t.handle] = t
+	}
+	ws.mu.Unlock()
+	if released {
+		ws.b.mu.Lock()
+		delete(ws.b.handles, t.handle)
+		ws.b.mu.Unlock()
+		return nil
+	}
+	return t
+}
+
+// dropSlot forgets a slot that never got a tab.
+func (ws *Workspace) dropSlot(t *Tab) {
+	ws.mu.Lock()
+	delete(ws.byHandle, t.handle)
+	for i, x := range ws.tabs {
+		if x == t {
+			ws.tabs = append(ws.tabs[:i], ws.tabs[i+1:]...)
+			break
+		}
+	}
+	ws.mu.Unlock()
+	ws.b.mu.Lock()
+	delete(ws.b.handles, t.handle)
+	ws.b.mu.Unlock()
+}
+
+func (ws *Workspace) lookup(handle string) *Tab {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return ws.byHandle[handle]
+}
+
+// liveTabs lists slots bound to live tabs, in creation order.
+func (ws *Workspace) liveTabs() []*Tab {
+	ws.mu.Lock()
+	all := append([]*Tab(nil), ws.tabs...)
+	ws.mu.Unlock()
+	out := all[:0]
+	for _, t := range all {
+		if t.live() != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (ws *Workspace) release() []*Tab {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	ws.released = true
+	tabs := ws.tabs
+	ws.tabs = nil
+	ws.byHandle = map[string]*Tab{}
+	return tabs
+}
+
+func (ws *Workspace) closeAll(ctx context.Context, c *conn) {
+	ws.mu.Lock()
+	tabs := append([]*Tab(nil), ws.tabs...)
+	ws.mu.Unlock()
+	ws.closeTabs(ctx, c, tabs)
+}
+
+func (ws *Workspace) closeTabs(ctx context.Context, c *conn, tabs []*Tab) {
+	for _, t := range tabs {
+		if bd := t.live(); bd != nil && bd.conn == c {
+			_, _ = proto.TargetCloseTarget{TargetID: bd.targetID}.Call(c.call(ctx, ""))
+			c.targetGone(bd.targetID)
+		}
+	}
+}
+
+// Tabs lists this workspace's live tabs, read from the browser on every call.
+func (ws *Workspace) Tabs(ctx context.Context) ([]TabInfo, error) {
+	c, err := ws.conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := proto.TargetGetTargets{}.Call(c.call(ctx, ""))
+	if err != nil {
+		return nil, classify(ctx, "tabs", "", withConn(c, err))
+	}
+	infos := make(map[proto.TargetTargetID]*proto.TargetTargetInfo, len(res.TargetInfos))
+	for _, ti := range res.TargetInfos {
+		infos[ti.TargetID] = ti
+	}
+	type row struct {
+		t    *Tab
+		bd   *binding
+		info *proto.TargetTargetInfo
+	}
+	var rows []row
+	for _, t := range ws.liveTabs() {
+		bd := t.live()
+		if bd == nil || bd.conn != c {
+			continue
+		}
+		info := infos[bd.targetID]
+		if info == nil { // closed before its event arrived
+			c.targetGone(bd.targetID)
+			continue
+		}
+		rows = append(rows, row{t, bd, info})
+	}
+	out := make([]TabInfo, len(rows))
+	var wg sync.WaitGroup
+	for i, r := range rows {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			vis, ready := r.bd.probe(ctx)
+			r.bd.mu.Lock()
+			r.bd.title = r.info.Title
+			r.bd.mu.Unlock()
+			out[i] = TabInfo{Handle: r.t.handle, Title: r.info.Title, URL: r.info.URL, Active: vis, Readiness: ready}
+		}()
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, classify(ctx, "tabs", "", context.Cause(ctx))
+	}
+	return out, nil
+}
+
+// probe observes visibility and readiness in one round trip; while a dialog blocks
+// script it answers from the last observation and the lifecycle events.
+func (bd *binding) probe(ctx context.Context) (visible bool, readiness string) {
+	if bd.awaitReady(ctx) == nil {
+		var v [2]string
+		if bd.evalJSON(ctx, `JSON.stringify([document.visibilityState, document.readyState])`, &v) == nil {
+			bd.mu.Lock()
+			bd.visible = v[0] == "visible"
+			bd.mu.Unlock()
+			return v[0] == "visible", v[1]
+		}
+	}
+	bd.mu.Lock()
+	defer bd.mu.Unlock()
+	return bd.visible, levelName(bd.level())
+}
+
+// Resolve selects a controlled tab. An empty handle selects the only controlled tab, or
+// the sole active one; otherwise it fails with KindNoTab or KindAmbiguousTab. A handle
+// of another workspace fails with KindUnknownTab; a handle whose tab closed fails with
+// KindTabGone (navigation recreates it with Reopen instead).
+func (ws *Workspace) Resolve(ctx context.Context, handle string) (*Tab, error) {
+	if err := ws.touchDead(ctx); err != nil {
+		return nil, err
+	}
+	if handle != "" {
+		t := ws.lookup(handle)
+		if t == nil {
+			return nil, &Error{Kind: KindUnknownTab, Op: "resolve", Tab: handle}
+		}
+		if t.live() == nil {
+			return nil, &Error{Kind: KindTabGone, Op: "resolve", Tab: handle}
+		}
+		return t, nil
+	}
+	live := ws.liveTabs()
+	switch len(live) {
+	case 0:
+		return nil, &Error{Kind: KindNoTab, Op: "resolve"}
+	case 1:
+		return live[0], nil
+	}
+	active := make([]bool, len(live))
+	var wg sync.WaitGroup
+	for i, t := range live {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if bd := t.live(); bd != nil {
+				active[i], _ = bd.probe(ctx)
+			}
+		}()
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, classify(ctx, "resolve", "", context.Cause(ctx))
+	}
+	var pick *Tab
+	for i, t := range live {
+		if active[i] {
+			if pick != nil {
+				return nil, &Error{Kind: KindAmbiguousTab, Op: "resolve"}
+			}
+			pick = t
+		}
+	}
+	if pick == nil {
+		return nil, &Error{Kind: KindAmbiguousTab, Op: "resolve"}
+	}
+	return pick, nil
+}
+
+// CloseResult reports a close: Closed when this call closed a live tab, AlreadyGone
+// when the handle's tab had already closed (and the browser was not touched).
+type CloseResult struct {
+	Closed      bool
+	AlreadyGone bool
+}
+
+// Close closes the handle's tab. The handle stays a durable slot of the workspace.
+func (ws *Workspace) Close(ctx context.Context, handle string) (CloseResult, error) {
+	t := ws.lookup(handle)
+	if t == nil {
+		return CloseResult{}, &Error{Kind: KindUnknownTab, Op: "close", Tab: handle}
+	}
+	bd := t.live()
+	if bd == nil {
+		return CloseResult{AlreadyGone: true}, nil
+	}
+	c := bd.conn
+	_, err := proto.TargetCloseTarget{TargetID: bd.targetID}.Call(c.call(ctx, ""))
+	if err != nil {
+		if bd.goneErr() != nil || strings.Contains(err.Error(), "No target with given id") {
+			c.targetGone(bd.targetID)
+			return CloseResult{AlreadyGone: true}, nil
+		}
+		return CloseResult{}, classify(ctx, "close", handle, withConn(c, err))
+	}
+	c.targetGone(bd.targetID)
+	return CloseResult{Closed: true}, nil
+}
+
+// FocusResult reports what focusing observed.
+type FocusResult struct {
+	Active        bool // the tab is now the shown tab of its window
+	WindowFocused bool // the page reports document.hasFocus()
+}
+
+// Focus brings the handle's tab to the front of its window.
+func (ws *Workspace) Focus(ctx context.Context, handle string) (FocusResult, error) {
+	t, err := ws.Resolve(ctx, handle)
+	if err != nil {
+		return FocusResult{}, err
+	}
+	var res FocusResult
+	err = t.hold(ctx, "focus", func(ctx context.Context, bd *binding) error {
+		if err := (proto.TargetActivateTarget{TargetID: bd.targetID}).Call(bd.conn.call(ctx, "")); err != nil {
+			return classify(ctx, "focus", handle, err)
+		}
+		if err := (proto.PageBringToFront{}).Call(bd.call(ctx)); err != nil {
+			return classify(ctx, "focus", handle, err)
+		}
+		var v [2]any
+		if err := bd.evalJSON(ctx, `JSON.stringify([document.visibilityState, document.hasFocus()])`, &v); err == nil {
+			res.Active = v[0] == "visible"
+			res.WindowFocused = v[1] == true
+			bd.mu.Lock()
+			bd.visible = res.Active
+			bd.mu.Unlock()
+			return nil
+		} else if bd.goneErr() != nil || ctx.Err() != nil {
+			return classify(ctx, "focus", handle, err)
+		}
+		// A dialog blocks script: the activation itself succeeded.
+		res.Active = true
+		return nil
+	})
+	return res, err
+}
+
+// withConn prefers the connection's end over the transport error it caused.
+func withConn(c *conn, err error) error {
+	if err != nil && !c.alive() {
+		return ErrBrowserGone
+	}
+	return err
+}
