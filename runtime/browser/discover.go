@@ -51,3 +51,29 @@ func FindBrowsers(explicit string) []Installed {
 	}
 	return out
 }
+
+// wrapperTargets are the real binaries behind distribution wrapper scripts.
+// Debian's /usr/bin/chromium is a shell script that sources /etc/chromium.d
+// (which breaks when /dev/shm is mounted twice, and adds flags of its own);
+// launching the binary directly keeps startup deterministic.
+var wrapperTargets = []string{"/usr/lib/chromium/chromium", "/usr/lib/chromium-browser/chromium-browser"}
+
+// launchable returns the executable to start for a found browser path.
+func launchable(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return path
+	}
+	head := make([]byte, 2)
+	_, err = f.Read(head)
+	f.Close()
+	if err != nil || string(head) != "#!" {
+		return path
+	}
+	for _, t := range wrapperTargets {
+		if st, err := os.Stat(t); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return t
+		}
+	}
+	return path
+}

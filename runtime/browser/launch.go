@@ -75,7 +75,7 @@ func launch(ctx context.Context, cfg Config, bin string) (*process, string, erro
 	}
 
 	l := launcher.New().Context(ctx).
-		Bin(bin).
+		Bin(launchable(bin)).
 		UserDataDir(profile).
 		Headless(cfg.Headless).
 		Leakless(true).
@@ -149,4 +149,20 @@ func (p *process) stop(wait time.Duration) error {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return errors.Join(errors.New("removing browser profile"), err)
+}
+
+// Launch starts a browser exactly as the executor does (same flags, private
+// profile, process-group cleanup) and returns its DevTools URL and a stop
+// function. The executor's sibling packages test against it with rod directly.
+func Launch(ctx context.Context, cfg Config) (controlURL string, stop func(), err error) {
+	cfg = cfg.withDefaults()
+	found := FindBrowsers(cfg.Path)
+	if len(found) == 0 {
+		return "", nil, &Error{Kind: KindStartupManual, Op: "launch"}
+	}
+	p, u, err := launch(ctx, cfg, found[0].Path)
+	if err != nil {
+		return "", nil, err
+	}
+	return u, func() { _ = p.stop(cfg.CloseTimeout) }, nil
 }

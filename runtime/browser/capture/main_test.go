@@ -10,13 +10,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/launcher"
+
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -37,35 +37,19 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	bin, ok := launcher.LookPath()
-	if !ok {
-		fmt.Fprintln(os.Stderr, "no Chromium found")
-		return 1
-	}
-	l := launcher.New().Bin(bin).Leakless(true).Headless(true).NoSandbox(true).
-		Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
-		Set("disable-sync").Set("no-first-run").Set("disable-quic").
-		UserDataDir(filepath.Join(dir, "profile")).
-		Env(append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "xdg"))...)
-	u, err := l.Launch()
+	// The same launch as the executor's (flags, private profile, cleanup).
+	u, stopBrowser, err := browser.Launch(context.Background(), browser.Config{Headless: true, Path: os.Getenv("GHOSTLIGHT_BROWSER")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "launch:", err)
 		return 1
 	}
+	defer stopBrowser()
 	testBrowser = rod.New().ControlURL(u).NoDefaultDevice()
 	if err := testBrowser.Connect(); err != nil {
-		l.Kill()
 		fmt.Fprintln(os.Stderr, "connect:", err)
 		return 1
 	}
-	// Close gracefully, then wait for the process to exit so the profile
-	// can be removed (leakless reaps it if the test binary dies instead).
-	defer l.Cleanup()
-	defer func() {
-		if err := testBrowser.Close(); err != nil {
-			l.Kill()
-		}
-	}()
+	defer testBrowser.Close()
 	testServer = httptest.NewServer(http.HandlerFunc(servePage))
 	defer testServer.Close()
 	return m.Run()

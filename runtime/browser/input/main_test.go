@@ -13,7 +13,8 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/launcher"
+
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -37,24 +38,13 @@ func runMain(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 
-	bin, found := launcher.LookPath()
-	if !found {
-		fmt.Fprintln(os.Stderr, "no Chromium found on PATH")
-		return 1
-	}
-	l := launcher.New().Bin(bin).
-		Headless(true).NoSandbox(true).Leakless(true).
-		Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
-		Set("disable-sync").Set("no-first-run").Set("disable-quic").
-		UserDataDir(dir).
-		Env(append(os.Environ(), "XDG_CONFIG_HOME="+dir)...)
-	defer l.Cleanup()
-	defer l.Kill()
-	u, err := l.Launch()
+	// The same launch as the executor's (flags, private profile, cleanup).
+	u, stopBrowser, err := browser.Launch(context.Background(), browser.Config{Headless: true, Path: os.Getenv("GHOSTLIGHT_BROWSER")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "launch:", err)
 		return 1
 	}
+	defer stopBrowser()
 	// Connect under a long-lived context: rod derives its event hub from the context Connect runs under,
 	// so a cancelled connect context would silently stop every event subscription.
 	b := rod.New().ControlURL(u).NoDefaultDevice()

@@ -6,13 +6,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/launcher"
+
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -68,22 +68,13 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	bin, ok := launcher.LookPath()
-	if !ok {
-		fmt.Fprintln(os.Stderr, "pagejs tests: no Chromium found")
-		return 1
-	}
-	l := launcher.New().Bin(bin).Headless(true).NoSandbox(true).Leakless(true).
-		Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
-		Set("disable-sync").Set("no-first-run").Set("disable-quic").
-		UserDataDir(filepath.Join(dir, "profile")).
-		Env(append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "xdg"))...)
-	u, err := l.Launch()
+	// The same launch as the executor's (flags, private profile, cleanup).
+	u, stopBrowser, err := browser.Launch(context.Background(), browser.Config{Headless: true, Path: os.Getenv("GHOSTLIGHT_BROWSER")})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "pagejs tests: launch:", err)
+		fmt.Fprintln(os.Stderr, "launch:", err)
 		return 1
 	}
-	defer l.Kill()
+	defer stopBrowser()
 	testBrowser = rod.New().ControlURL(u).NoDefaultDevice()
 	if err := testBrowser.Connect(); err != nil {
 		fmt.Fprintln(os.Stderr, "pagejs tests: connect:", err)
