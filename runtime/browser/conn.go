@@ -34,6 +34,9 @@ type conn struct {
 	byTarget  map[proto.TargetTargetID]*binding
 	bySession map[proto.TargetSessionID]*binding
 	dead      bool
+	// closed holds targets Ghostlight closed: the browser may still list them
+	// for a moment, and they must never be adopted.
+	closed map[proto.TargetTargetID]bool
 }
 
 // dial opens the websocket and starts rod on top of a tapped transport, so that the

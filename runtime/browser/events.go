@@ -174,6 +174,11 @@ func (c *conn) registerSession(bd *binding, id proto.TargetSessionID) {
 // targetGone forgets a target and marks its binding gone.
 func (c *conn) targetGone(id proto.TargetTargetID) {
 	c.mu.Lock()
+	if c.closed == nil || len(c.closed) >= maxClosedRemembered {
+		// Targets closed long ago are no longer listed: forget them.
+		c.closed = map[proto.TargetTargetID]bool{}
+	}
+	c.closed[id] = true
 	bd := c.byTarget[id]
 	if bd != nil {
 		delete(c.byTarget, id)
@@ -210,3 +215,6 @@ func (c *conn) adoptOpened(info *proto.TargetTargetInfo) {
 	}
 	opener.tab.addOpened(t)
 }
+
+// maxClosedRemembered bounds the closed-target memory of one connection.
+const maxClosedRemembered = 1024

@@ -170,11 +170,12 @@ func (ws *Workspace) adoptUnbound(ctx context.Context, c *conn, rawURL string) (
 	var best *proto.TargetTargetInfo
 	exact := false
 	for _, ti := range res.TargetInfos {
-		if ti.Type != proto.TargetTargetInfoTypePage || c.byTargetID(ti.TargetID) != nil {
+		if ti.Type != proto.TargetTargetInfoTypePage || c.byTargetID(ti.TargetID) != nil || c.wasClosed(ti.TargetID) {
 			continue
 		}
+		// Same host means same host and port: another port is another site.
 		u, err := url.Parse(ti.URL)
-		if err != nil || !strings.EqualFold(u.Hostname(), want.Hostname()) {
+		if err != nil || !strings.EqualFold(u.Host, want.Host) {
 			continue
 		}
 		if ti.URL == rawURL || ti.URL == want.String() {
@@ -205,4 +206,11 @@ func (ws *Workspace) adoptUnbound(ctx context.Context, c *conn, rawURL string) (
 		return nil, false, classify(ctx, "open", t.handle, err)
 	}
 	return t, exact, nil
+}
+
+// wasClosed reports whether Ghostlight closed the target (it may still be listed).
+func (c *conn) wasClosed(id proto.TargetTargetID) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed[id]
 }

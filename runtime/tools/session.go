@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-rod/rod"
 
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 )
@@ -41,6 +42,7 @@ func (s *session) world(t *browser.Tab) *pagejs.World {
 		return w.w
 	}
 	w := &world{page: page, w: pagejs.NewWorld(page)}
+	w.w.SetLimits(pagejs.Limits{NameMax: surface.TargetNameCharsMax, TitleMax: surface.TitleCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete})
 	s.worlds[t] = w
 	return w.w
 }
