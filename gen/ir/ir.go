@@ -11,13 +11,13 @@ type Spec struct {
 	Enums                  []*Enum
 	CredentialAutocomplete []string
 	// ReasonStatus maps each refusal reason to its envelope status, in reason order.
-	ReasonStatus [][2]string
-	HandlePrefixes         map[string]string
-	NamedKeys              []*NamedKey
-	Common                 []*Field // tab, timeout_ms, restrict_hosts, restrict_capabilities
-	Envelope               []*Field
-	RefusalFacts           []*Field
-	Tools                  []*Tool // sorted by name
+	ReasonStatus   [][2]string
+	HandlePrefixes map[string]string
+	NamedKeys      []*NamedKey
+	Common         []*Field // tab, timeout_ms, restrict_hosts, restrict_capabilities
+	Envelope       []*Field
+	RefusalFacts   []*Field
+	Tools          []*Tool // sorted by name
 }
 
 // Bound is one named limit.

@@ -62,8 +62,8 @@ Run "ghostlight serve -h" for the flags.
 
 type serveFlags struct {
 	http, token, browserPath, endpoint, startup, logLevel, demoAddr string
-	headful, withholdNames, allowRemote                              bool
-	allowHosts, allowOrigins                                         list
+	headful, withholdNames, allowRemote                             bool
+	allowHosts, allowOrigins                                        list
 }
 
 type list []string
@@ -131,7 +131,9 @@ func serve(args []string) error {
 	if f.allowRemote {
 		opts = append(opts, mcpedge.AllowNonLoopback())
 	}
-	opts = append(opts, mcpedge.OnListen(func(a net.Addr) { log.Info("ghostlight serving MCP over HTTP", "url", "http://"+a.String()+mcpedge.MCPPath, "version", version) }))
+	opts = append(opts, mcpedge.OnListen(func(a net.Addr) {
+		log.Info("ghostlight serving MCP over HTTP", "url", "http://"+a.String()+mcpedge.MCPPath, "version", version)
+	}))
 	err = mcpedge.ListenAndServe(ctx, f.http, h, opts...)
 	if errors.Is(err, http.ErrServerClosed) || errors.Is(err, context.Canceled) {
 		return nil
