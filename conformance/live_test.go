@@ -32,7 +32,7 @@ var (
 	binErr  error
 )
 
-func serverBinary(t *testing.T) string {
+func serverBinary(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "ghostlight-bin-")
@@ -60,7 +60,7 @@ type liveServer struct {
 
 // startStdio starts the binary over stdio with its own TMPDIR, so the test
 // can find every process and file it leaves behind.
-func startStdio(t *testing.T, args ...string) *liveServer {
+func startStdio(t testing.TB, args ...string) *liveServer {
 	t.Helper()
 	tmp := shortTempDir(t)
 	var stderr bytes.Buffer
@@ -295,7 +295,7 @@ func TestLiveHTTPGuards(t *testing.T) {
 
 // shortTempDir is a private TMPDIR short enough for Chromium's singleton
 // socket path (Unix sockets are limited to 108 bytes).
-func shortTempDir(t *testing.T) string {
+func shortTempDir(t testing.TB) string {
 	d, err := os.MkdirTemp("/tmp", "gl")
 	if err != nil {
 		t.Fatal(err)
