@@ -1,0 +1,376 @@
+package tools
+
+// Shared action plumbing: resolve where an action lands (a target, a
+// selector, or a point of a current view), dispatch its input, settle, and
+// turn what happened into one truthful outcome and receipt.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/go-rod/rod"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/capture"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+)
+
+// observeBudget bounds what an action still observes after its call's own
+// context ended (the landing after a dialog, say). Tuning, not a contract bound.
+const observeBudget = 500 * time.Millisecond
+
+// tabFor resolves the tab of a call that may name it only through a target
+// or a view handle.
+func (s *session) tabFor(ctx context.Context, tab, target, view string) (*browser.Tab, *surface.Refusal) {
+	if tab == "" && target == "" && view != "" {
+		if e := s.views.get(view); e != nil {
+			tab = e.tab
+		}
+	}
+	return s.tab(ctx, tab, target)
+}
+
+// act is one action on a held tab.
+type act struct {
+	s    *session
+	t    *browser.Tab
+	w    *pagejs.World
+	page *rod.Page
+	host string
+	// call is the call's own context (not dialog-guarded), for observing
+	// what happened after a dialog cancelled the guarded one.
+	call context.Context
+
+	wt  *watch
+	eff surface.Effect // how far input got: none until something reached the page
+	res settled
+
+	dialog    *browser.DialogState
+	landing   *surface.Landing
+	denied    bool // the landing host is outside the authority
+	opened    []string
+	readiness string
+}
+
+func (s *session) newAct(call context.Context, t *browser.Tab) *act {
+	return &act{s: s, t: t, w: s.world(t), page: t.Page(), host: language.Host(t.URL()), call: call, eff: surface.EffectNone}
+}
+
+// element is the receipt fact of an element hit, its name withheld when
+// names are not preserved.
+func (a *act) element(role, name string) *surface.Element {
+	e := &surface.Element{Role: string(language.Role(role))}
+	if a.s.h.names {
+		e.Name = language.Name(name)
+	}
+	return e
+}
+
+// zoom converts CSS viewport px to input coordinates under the tab's zoom
+// emulation (Chromium takes input in unscaled window px there).
+func (a *act) zoom(x, y float64) input.Point {
+	f := float64(a.t.ZoomPercent()) / 100
+	if f <= 0 {
+		f = 1
+	}
+	return input.Point{X: x * f, Y: y * f}
+}
+
+// resolve turns a target handle or selector into a live element id.
+func (a *act) resolve(ctx context.Context, target string, sel *surface.Selector, pointer string) (int, *surface.Refusal) {
+	id, r := a.s.element(ctx, a.t, target, sel, pointer)
+	if r != nil {
+		if r.Pointer == "" && (r.Reason == surface.ReasonStaleTarget || r.Reason == surface.ReasonTargetNotFound || r.Reason == surface.ReasonTargetAmbiguous) {
+			r.Pointer = pointer
+		}
+	}
+	return id, r
+}
+
+// locate resolves a target or selector and returns the verified point to
+// press and the element there, from the same page round trip.
+func (a *act) locate(ctx context.Context, target string, sel *surface.Selector, pointer string, opt pagejs.LocateOptions) (input.Point, *surface.Element, pagejs.Point, *surface.Refusal) {
+	id, r := a.resolve(ctx, target, sel, pointer)
+	if r != nil {
+		return input.Point{}, nil, pagejs.Point{}, r
+	}
+	p, err := pagejs.LocateWith(ctx, a.w, id, opt)
+	if err != nil {
+		r := refusalFor(err, 0)
+		if r.Reason == surface.ReasonStaleTarget {
+			r.Pointer = pointer
+		}
+		return input.Point{}, nil, p, r
+	}
+	return a.zoom(p.X, p.Y), a.element(p.Role, p.Name), p, nil
+}
+
+// viewPoint maps image pixel (x, y) of a view to input coordinates, refusing
+// a view whose binding is no longer current before anything is dispatched.
+func (a *act) viewPoint(ctx context.Context, view string, x, y int, pointer string) (input.Point, *surface.Refusal) {
+	e := a.s.views.get(view)
+	if e == nil {
+		return input.Point{}, &surface.Refusal{Reason: surface.ReasonStaleView, Pointer: pointer, Message: "that view is unknown or was forgotten"}
+	}
+	if e.tab != a.t.Handle() {
+		return input.Point{}, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: pointer, Message: "that view belongs to another tab"}
+	}
+	now, err := capture.ReadBinding(ctx, a.page, a.t.Generation())
+	if err != nil {
+		return input.Point{}, refusalFor(err, 0)
+	}
+	if !capture.Current(e.view, now) {
+		return input.Point{}, &surface.Refusal{Reason: surface.ReasonStaleView, Pointer: pointer}
+	}
+	// The model names a pixel; its centre is the point.
+	fx, fy := float64(x)+0.5, float64(y)+0.5
+	if !e.view.Contains(fx, fy) {
+		return input.Point{}, &surface.Refusal{Reason: surface.ReasonRegionOutside, Pointer: pointer,
+			Message: fmt.Sprintf("(%d, %d) is outside the %dx%d image", x, y, e.view.ImageWidth, e.view.ImageHeight)}
+	}
+	if !e.view.VisibleAt(now, fx, fy) {
+		return input.Point{}, &surface.Refusal{Reason: surface.ReasonRegionOutside, Pointer: pointer,
+			Message: fmt.Sprintf("(%d, %d) is not in the visible part of the page; scroll it into view first", x, y)}
+	}
+	vx, vy := e.view.ToViewportAt(now, fx, fy)
+	return input.Point{X: vx, Y: vy}, nil
+}
+
+// arm starts watching the page; call it right before the first dispatch.
+func (a *act) arm(ctx context.Context) {
+	if a.wt == nil {
+		a.wt = startWatch(ctx, a.t, a.w, a.page)
+	}
+}
+
+// dispatch runs one input operation and records how far it got.
+func (a *act) dispatch(ctx context.Context, fn func(ctx context.Context) (input.Effect, error)) error {
+	a.arm(ctx)
+	eff, err := fn(ctx)
+	a.note(inputEffect(eff))
+	return err
+}
+
+// note folds one step's effect into the action's.
+func (a *act) note(e surface.Effect) {
+	switch {
+	case a.eff == surface.EffectUnknown || e == surface.EffectUnknown:
+		a.eff = surface.EffectUnknown
+	case a.eff == surface.EffectNone:
+		a.eff = e
+	case e == surface.EffectNone || e == surface.EffectPartial:
+		a.eff = surface.EffectPartial
+	}
+}
+
+func inputEffect(e input.Effect) surface.Effect {
+	switch e {
+	case input.EffectApplied:
+		return surface.EffectApplied
+	case input.EffectPartial:
+		return surface.EffectPartial
+	case input.EffectUnknown:
+		return surface.EffectUnknown
+	}
+	return surface.EffectNone
+}
+
+// dispatched reports whether anything may have reached the page.
+func (a *act) dispatched() bool { return a != nil && a.eff != surface.EffectNone }
+
+// finish settles after dispatch (while ctx lasts) and observes what the
+// action caused: a dialog, a landing, opened tabs, readiness.
+func (a *act) finish(ctx context.Context) {
+	if a.wt == nil {
+		return
+	}
+	if a.dispatched() && ctx.Err() == nil {
+		sctx, cancel := settleContext(ctx)
+		a.res = a.wt.settle(sctx)
+		cancel()
+	}
+	a.wt.close()
+	a.observe()
+}
+
+// observe reads the tab's state without page script where it can, so a
+// dialog cannot block it.
+func (a *act) observe() {
+	octx, cancel := context.WithTimeout(context.WithoutCancel(a.call), observeBudget)
+	defer cancel()
+	if d, open := a.t.Dialog(); open {
+		a.dialog = &d
+	}
+	for _, o := range append(a.res.Opened, a.t.TakeOpened()...) {
+		a.opened = append(a.opened, o.Handle())
+	}
+	a.readiness = a.res.Readiness
+	if a.wt != nil && (a.t.Generation() != a.wt.gen0 || a.t.URL() != a.wt.url0) {
+		info, err := a.t.Info(octx)
+		u, ttl := info.URL, info.Title
+		if err != nil {
+			u, ttl = a.t.URL(), a.t.Title()
+		} else {
+			a.readiness = info.Readiness
+		}
+		a.landing = &surface.Landing{URL: governedURL(u), Title: title(ttl), DocumentGeneration: int(a.t.Generation())}
+		if inv := pipeline.FromContext(a.call); inv != nil && inv.Authority.AdmitURL(u) != nil {
+			a.denied = true
+			a.landing.URL = governedURL(originOf(u))
+		}
+	}
+	if a.readiness == "" {
+		if r, err := a.t.Readiness(octx); err == nil {
+			a.readiness = r
+		}
+	}
+}
+
+// originOf keeps only the scheme and host of a URL the authority does not
+// reach.
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/"}).String()
+}
+
+// receipt completes a receipt with what the action caused.
+func (a *act) receipt(r language.Act) language.Act {
+	r.Host = a.host
+	if a.landing != nil {
+		r.Landing, r.LandingTitle, r.LandingDenied = a.landing.URL, a.landing.Title, a.denied
+	}
+	r.Opened = a.opened
+	if a.dialog != nil {
+		r.Dialog = a.dialog.Type
+	}
+	r.Loading = a.res.Loading && a.dialog == nil
+	r.Pending = a.res.Pending && a.dialog == nil
+	return r
+}
+
+// outcome turns the action into its envelope outcome. ref is the refusal
+// that ended it (nil when it completed); safe says whether the completed
+// action is safe to repeat; what names the input for an unknown result
+// ("the click").
+func (a *act) outcome(tool string, ref *surface.Refusal, r language.Act, safe bool, timeoutMs int, what string) surface.Outcome {
+	limit := strconv.Itoa(timeoutOr(timeoutMs))
+	if ref != nil && ref.Reason == surface.ReasonTimeout {
+		ref.Limit = limit
+	}
+	if !a.dispatched() {
+		if ref != nil {
+			return refused(ref)
+		}
+		rec := a.receipt(r)
+		return done(language.Say(language.Action(rec), language.ActionSteps(rec)...), a.readiness, surface.EffectNone, true)
+	}
+	rec := a.receipt(r)
+	if a.dialog != nil {
+		// The dialog proves the input reached the page.
+		eff := a.eff
+		if eff == surface.EffectUnknown {
+			eff = surface.EffectApplied
+		}
+		return surface.Outcome{Status: surface.StatusBlocked, Effect: eff, Readiness: readinessOf(a.readiness),
+			Refusal: &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: a.dialog.Type},
+			Summary: language.Action(rec), NextSteps: language.ActionSteps(rec)}
+	}
+	if ref != nil {
+		out := surface.Outcome{Effect: a.eff, Readiness: readinessOf(a.readiness), Refusal: ref}
+		var t language.Text
+		switch {
+		case a.eff == surface.EffectUnknown || ref.Reason == surface.ReasonTimeout:
+			out.Status = surface.StatusUnknown
+			t = language.ActionUnknown(tool, what, limit)
+		default:
+			out.Status = surface.StatusFailed
+			t = language.ActionPartial(tool, language.Action(rec), ref)
+		}
+		out.Summary, out.NextSteps = t.Summary, t.NextSteps
+		return out
+	}
+	eff := a.eff
+	safe = safe && eff == surface.EffectApplied && a.landing == nil && len(a.opened) == 0
+	return done(language.Say(language.Action(rec), language.ActionSteps(rec)...), a.readiness, eff, safe)
+}
+
+func timeoutOr(ms int) int {
+	if ms <= 0 {
+		return surface.TimeoutMsDefault
+	}
+	return ms
+}
+
+// inputRefusal maps an input error after dispatch began. A dialog that
+// cancelled the input is not a refusal: the act reports the dialog.
+func inputRefusal(ctx context.Context, err error, timeoutMs int) *surface.Refusal {
+	if err == nil || errors.Is(context.Cause(ctx), browser.ErrDialogOpened) {
+		return nil
+	}
+	return refusalFor(err, timeoutOr(timeoutMs))
+}
+
+// fail maps the error of a page call made once the action began changing
+// the page (setting a value, focusing, scrolling). A dialog the page opened
+// in response proves the change happened: the act reports it instead.
+func (a *act) fail(ctx context.Context, err error, timeoutMs int) *surface.Refusal {
+	if errors.Is(context.Cause(ctx), browser.ErrDialogOpened) {
+		a.note(surface.EffectApplied)
+		return nil
+	}
+	return refusalFor(err, timeoutOr(timeoutMs))
+}
+
+// landingOf and openedOf copy what an action caused into its facts.
+func (a *act) landingOf() *surface.Landing {
+	if a == nil {
+		return nil
+	}
+	return a.landing
+}
+
+func (a *act) openedOf() []string {
+	if a == nil {
+		return nil
+	}
+	return a.opened
+}
+
+// perform runs fn on the held tab (host admitted, no dialog open, a dialog
+// opening cancels fn's context) and finishes the act it builds. The act is
+// returned even when the call was refused before it started (then it
+// dispatched nothing).
+func (s *session) perform(ctx context.Context, t *browser.Tab, fn func(ctx context.Context, a *act) *surface.Refusal) (*act, *surface.Refusal) {
+	a := &act{s: s, t: t, call: ctx, eff: surface.EffectNone, host: language.Host(t.URL())}
+	ref := s.onTab(ctx, t, func(g context.Context) *surface.Refusal {
+		*a = *s.newAct(ctx, t)
+		r := fn(g, a)
+		a.finish(g)
+		if errors.Is(context.Cause(g), browser.ErrDialogOpened) {
+			// onTab reports the dialog; the act says what reached the page.
+			return nil
+		}
+		return r
+	})
+	if ref != nil && ref.Reason == surface.ReasonDialogBlocking && a.dispatched() {
+		// onTab saw the dialog the action opened; the act reports it.
+		if a.dialog == nil {
+			if d, open := t.Dialog(); open {
+				a.dialog = &d
+			}
+		}
+		ref = nil
+	}
+	return a, ref
+}

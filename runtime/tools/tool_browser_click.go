@@ -1,0 +1,85 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
+)
+
+// BrowserClick clicks a target, a selector match, or a point of a current
+// view with raw mouse input, then settles and reports what it caused.
+func (h *Handler) BrowserClick(ctx context.Context, a *surface.BrowserClickArgs) (*surface.BrowserClickFacts, surface.Outcome) {
+	s := h.session(ctx)
+	ctx, cancel := deadline(ctx, a.TimeoutMs)
+	defer cancel()
+	t, ref := s.tabFor(ctx, a.Tab, a.Target, a.View)
+	if ref != nil {
+		return nil, refused(ref)
+	}
+	f := &surface.BrowserClickFacts{Tab: t.Handle(), Target: a.Target, View: a.View}
+	rec := language.Act{Verb: clickVerb(a.Button, a.ClickCount)}
+	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
+		pt, r := ac.point(ctx, a.Branch() == surface.BrowserClickBranchPoint, a.Target, a.Selector, a.View, a.X, a.Y, pagejs.LocateOptions{}, &rec, &f.Element)
+		if r != nil {
+			return r
+		}
+		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
+			return input.Click(ctx, ac.page, pt, a.Button, a.ClickCount)
+		})
+		return inputRefusal(ctx, err, a.TimeoutMs)
+	})
+	f.Activated = ac.dispatched()
+	f.Landing, f.OpenedTabs = ac.landingOf(), ac.openedOf()
+	return f, ac.outcome("browser_click", ref, rec, false, a.TimeoutMs, "the click")
+}
+
+// point resolves the location of a pointer action: a view point, or a
+// target or selector located (and scrolled into view) on the page. It fills
+// the receipt's object and the element fact.
+func (ac *act) point(ctx context.Context, byView bool, target string, sel *surface.Selector, view string, x, y *int, opt pagejs.LocateOptions, rec *language.Act, el **surface.Element) (input.Point, *surface.Refusal) {
+	if byView {
+		pt, r := ac.viewPoint(ctx, view, *x, *y, "/view")
+		if r == nil {
+			rec.Object = language.At(*x, *y, view)
+		}
+		return pt, r
+	}
+	pointer := "/target"
+	if sel != nil {
+		pointer = "/selector"
+	}
+	pt, e, _, r := ac.locate(ctx, target, sel, pointer, opt)
+	if r != nil {
+		return pt, r
+	}
+	*el = e
+	rec.Object = language.Target(e, ac.s.h.names)
+	return pt, nil
+}
+
+func clickVerb(button string, count int) string {
+	verb := "Clicked"
+	switch count {
+	case 2:
+		verb = "Double-clicked"
+	case 3:
+		verb = "Triple-clicked"
+	}
+	switch button {
+	case "secondary":
+		return "Right-" + lowerFirst(verb)
+	case "middle":
+		return "Middle-" + lowerFirst(verb)
+	}
+	return verb
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return string(s[0]+'a'-'A') + s[1:]
+}

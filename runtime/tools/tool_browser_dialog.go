@@ -1,0 +1,96 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
+)
+
+// BrowserDialog reports or resolves the JavaScript dialog blocking a tab.
+// The dialog's text never leaves memory: not in facts, summary, logs or
+// audit.
+func (h *Handler) BrowserDialog(ctx context.Context, a *surface.BrowserDialogArgs) (*surface.BrowserDialogFacts, surface.Outcome) {
+	s := h.session(ctx)
+	ctx, cancel := deadline(ctx, 0)
+	defer cancel()
+	t, ref := s.tab(ctx, a.Tab, "")
+	if ref != nil {
+		return nil, refused(ref)
+	}
+	if r := admitPage(ctx, t); r != nil {
+		return nil, refused(r)
+	}
+	f := &surface.BrowserDialogFacts{Tab: t.Handle()}
+	d, open := t.Dialog()
+	host := language.Host(t.URL())
+	if a.Branch() == surface.BrowserDialogBranchStatus {
+		f.Present = open
+		if !open {
+			return f, done(language.Say(fmt.Sprintf("No dialog is open on %s.", host)), "", surface.EffectNone, true)
+		}
+		f.DialogType = d.Type
+		return f, done(language.Say(fmt.Sprintf("A %s dialog is blocking %s.", d.Type, host),
+			`Call browser_dialog with "action" accept or dismiss (or respond, for a prompt).`), "", surface.EffectNone, true)
+	}
+	if !open {
+		return f, refused(&surface.Refusal{Reason: surface.ReasonNoDialog})
+	}
+	f.DialogType = d.Type
+	if a.Branch() == surface.BrowserDialogBranchRespond && d.Type != browser.DialogPrompt {
+		return f, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/text",
+			Message: "only a prompt dialog takes text; this one is a " + d.Type + ": accept or dismiss it"})
+	}
+	accept := a.Branch() != surface.BrowserDialogBranchDismiss
+	var text *string
+	if a.Branch() == surface.BrowserDialogBranchRespond {
+		text = a.Text
+	}
+	readiness := ""
+	err := t.Do(ctx, func(ctx context.Context) error {
+		if err := input.HandleDialog(ctx, t.Page(), accept, text); err != nil {
+			return err
+		}
+		// One page round trip after the answer: the page's script resumes
+		// before the renderer serves it, so a dialog that script opens next
+		// (a chain of alerts) is open by the time it returns, and the guard
+		// ends it at once instead of hanging.
+		g, stop := t.Guard(ctx)
+		defer stop()
+		if res, err := (proto.RuntimeEvaluate{Expression: "document.readyState", ReturnByValue: true}).Call(t.Page().Context(g)); err == nil && res.Result != nil {
+			readiness = res.Result.Value.Str()
+		}
+		return nil
+	})
+	if err != nil {
+		r := refusalFor(err, surface.TimeoutMsDefault)
+		if input.KindOf(err) == input.KindTimeout || r.Reason == surface.ReasonTimeout {
+			return f, surface.Outcome{Status: surface.StatusUnknown, Effect: surface.EffectUnknown, Refusal: r}
+		}
+		return f, refused(r)
+	}
+	f.Handled, f.Accepted = true, accept
+	verb := "Dismissed"
+	switch {
+	case text != nil:
+		verb = "Answered and accepted"
+	case accept:
+		verb = "Accepted"
+	}
+	sum := fmt.Sprintf("%s the %s dialog on %s.", verb, d.Type, host)
+	var next []string
+	// Another dialog may follow at once (a chain of alerts).
+	if d2, again := t.Dialog(); again && d2.Opened.After(d.Opened) {
+		f.Present = true
+		sum += fmt.Sprintf(" Another %s dialog opened and is blocking the page.", d2.Type)
+		next = append(next, `Call browser_dialog with {"action":"status"} and resolve it too.`)
+	} else {
+		next = append(next, "Call browser_inspect or browser_read to see the page now.")
+	}
+	return f, done(language.Say(sum, next...), readiness, surface.EffectApplied, false)
+}

@@ -1,0 +1,79 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
+)
+
+// BrowserExecute runs the model's script in the page's main world, bounded
+// by timeout_ms even when it never yields, and returns its result as bounded
+// JSON text. The script and its result never enter the summary, logs or
+// audit; a navigation it causes is reported as a landing.
+func (h *Handler) BrowserExecute(ctx context.Context, a *surface.BrowserExecuteArgs) (*surface.BrowserExecuteFacts, surface.Outcome) {
+	s := h.session(ctx)
+	limit := timeoutOr(a.TimeoutMs)
+	ctx, cancel := deadline(ctx, a.TimeoutMs)
+	defer cancel()
+	t, ref := s.tab(ctx, a.Tab, "")
+	if ref != nil {
+		return nil, refused(ref)
+	}
+	maxChars := a.MaxResultChars
+	if maxChars <= 0 {
+		maxChars = surface.ResultCharsDefault
+	}
+	f := &surface.BrowserExecuteFacts{Tab: t.Handle()}
+	var res input.ExecResult
+	rec := language.Act{Verb: "Ran the script"}
+	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
+		ac.arm(ctx)
+		// The script's own timeout fires first, leaving the call time to stop
+		// it and answer.
+		scriptTimeout := time.Duration(limit) * time.Millisecond * 9 / 10
+		var err error
+		res, err = input.Execute(ctx, ac.page, a.Script, scriptTimeout, maxChars)
+		switch {
+		case err == nil:
+			ac.note(surface.EffectApplied)
+			return nil
+		case input.KindOf(err) == input.KindNavigated:
+			// The document went away while the script's promise was pending:
+			// what ran stands, and the landing tells where the tab went.
+			ac.note(surface.EffectApplied)
+			return nil
+		case inputRefusal(ctx, err, a.TimeoutMs) == nil:
+			ac.note(surface.EffectApplied) // a dialog the script opened
+			return nil
+		}
+		ac.note(surface.EffectUnknown)
+		return inputRefusal(ctx, err, a.TimeoutMs)
+	})
+	f.Value, f.Truncated = res.Value, res.Truncated
+	f.Landing, f.OpenedTabs = ac.landingOf(), ac.openedOf()
+	if res.Thrown {
+		f.Threw = true
+		b, _ := json.Marshal(res.Message)
+		f.Value = string(b)
+	}
+	out := ac.outcome("browser_execute", ref, rec, false, a.TimeoutMs, "the script")
+	switch {
+	case out.Refusal != nil:
+	case res.Thrown:
+		rec := ac.receipt(language.Act{Verb: "Ran the script", Tail: "It threw; whatever it did before that stands, and the error is in value."})
+		out = surface.Outcome{Status: surface.StatusFailed, Effect: surface.EffectUnknown, Readiness: out.Readiness,
+			Refusal: &surface.Refusal{Reason: surface.ReasonScriptError},
+			Summary: language.Action(rec), NextSteps: []string{"Check the page with browser_read before running anything else."}}
+	default:
+		tail := "Its result is in value."
+		if f.Truncated {
+			tail = "Its result was cut to max_result_chars (truncated)."
+		}
+		out.Summary += " " + tail
+	}
+	return f, out
+}

@@ -1,0 +1,116 @@
+package tools
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
+)
+
+// BrowserFillForm sets 1-30 ordinary controls the way frameworks observe
+// (pagejs.SetValue), and submits only by clicking submit_target. Every field
+// is resolved and classified first: a credential-class field stops the call
+// before any value is dispatched.
+func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFormArgs) (*surface.BrowserFillFormFacts, surface.Outcome) {
+	s := h.session(ctx)
+	ctx, cancel := deadline(ctx, a.TimeoutMs)
+	defer cancel()
+	hint := a.SubmitTarget
+	for _, fl := range a.Fields {
+		if hint == "" && fl.Target != "" {
+			hint = fl.Target
+		}
+	}
+	t, ref := s.tab(ctx, a.Tab, hint)
+	if ref != nil {
+		return nil, refused(ref)
+	}
+	f := &surface.BrowserFillFormFacts{Tab: t.Handle()}
+	rec := language.Act{}
+	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
+		ids := make([]int, len(a.Fields))
+		for i, fl := range a.Fields {
+			base := "/fields/" + strconv.Itoa(i)
+			ptr := base + "/target"
+			if fl.Selector != nil {
+				ptr = base + "/selector"
+			}
+			id, r := ac.resolve(ctx, fl.Target, fl.Selector, ptr)
+			if r != nil {
+				return r
+			}
+			it, err := pagejs.Describe(ctx, ac.w, id)
+			if err != nil {
+				r := refusalFor(err, a.TimeoutMs)
+				r.Pointer = ptr
+				return r
+			}
+			if it.Credential {
+				return ac.credential(it, base)
+			}
+			ids[i] = id
+		}
+		ac.arm(ctx)
+		for i, fl := range a.Fields {
+			if err := pagejs.SetValue(ctx, ac.w, ids[i], formValue(fl.Value)); err != nil {
+				rec.Verb = "Filled " + language.Plural(f.FilledCount, "field", "fields") + " of " + strconv.Itoa(len(a.Fields))
+				r := ac.fail(ctx, err, a.TimeoutMs)
+				if r == nil { // the field's own handlers opened a dialog: it was set
+					f.FilledCount++
+					return nil
+				}
+				if pagejs.KindOf(err) == pagejs.KindNavigated {
+					ac.note(surface.EffectUnknown)
+				} else {
+					ac.note(surface.EffectNone)
+				}
+				r.Pointer = "/fields/" + strconv.Itoa(i) + "/value"
+				return r
+			}
+			ac.note(surface.EffectApplied)
+			f.FilledCount++
+		}
+		rec.Verb = "Filled " + language.Plural(f.FilledCount, "field", "fields")
+		if a.SubmitTarget == "" {
+			return nil
+		}
+		pt, el, _, r := ac.locate(ctx, a.SubmitTarget, nil, "/submit_target", pagejs.LocateOptions{})
+		if r != nil {
+			ac.note(surface.EffectNone)
+			return r
+		}
+		rec.Verb += " and clicked"
+		rec.Object = language.Target(el, h.names)
+		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
+			return input.Click(ctx, ac.page, pt, "primary", 1)
+		})
+		f.Submitted = err == nil || ac.dialog != nil
+		return inputRefusal(ctx, err, a.TimeoutMs)
+	})
+	if ac.dialog != nil && a.SubmitTarget != "" && ac.dispatched() {
+		f.Submitted = true
+	}
+	f.Landing, f.OpenedTabs = ac.landingOf(), ac.openedOf()
+	return f, ac.outcome("browser_fill_form", ref, rec, a.SubmitTarget == "", a.TimeoutMs, "the submit click")
+}
+
+// formValue converts a decoded field value to the page's typed value.
+func formValue(v surface.Scalar) pagejs.Value {
+	switch v.Kind {
+	case surface.ScalarBool:
+		return pagejs.BoolValue(v.Bool)
+	case surface.ScalarNumber:
+		return pagejs.NumberValue(v.Number)
+	}
+	return pagejs.StringValue(v.String)
+}
+
+// credential is the hand-off refusal for a credential-class element: nothing
+// was dispatched to it, and its value never enters the result.
+func (ac *act) credential(it pagejs.Item, pointer string) *surface.Refusal {
+	el := ac.element(it.Role, it.Name)
+	return &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Pointer: pointer, Message: language.Target(el, ac.s.h.names)}
+}

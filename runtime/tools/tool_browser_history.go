@@ -1,0 +1,57 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
+)
+
+// BrowserHistory goes back, forward or reloads, and reports where the tab
+// landed. It runs outside onTab's dialog guard because the executor itself
+// watches for dialogs during the move and reports one in the landing.
+func (h *Handler) BrowserHistory(ctx context.Context, a *surface.BrowserHistoryArgs) (*surface.BrowserHistoryFacts, surface.Outcome) {
+	s := h.session(ctx)
+	ctx, cancel := deadline(ctx, a.TimeoutMs)
+	defer cancel()
+	t, r := s.tab(ctx, a.Tab, "")
+	if r != nil {
+		return nil, refused(r)
+	}
+	if r := admitPage(ctx, t); r != nil {
+		return nil, refused(r)
+	}
+	land, err := t.History(ctx, a.Action, a.BypassCache)
+	if err != nil {
+		ref := refusalFor(err, a.TimeoutMs)
+		if ref.Reason == surface.ReasonNoHistoryEntry {
+			ref.Message = a.Action // the sentence says which way there is nothing
+		}
+		l := landOr(err, land)
+		if !l.Committed {
+			ref.Tab = t.Handle()
+			return nil, refused(ref)
+		}
+		// The move committed before the failure (a timeout while loading, say):
+		// report where the tab is now.
+		ref.Tab = ""
+		f := historyFacts(t, a.Action, l)
+		return f, surface.Outcome{Effect: surface.EffectApplied, Readiness: readinessOf(l.Readiness), Refusal: ref}
+	}
+	f := historyFacts(t, a.Action, land)
+	// Repeating a move goes further (or reloads again, which may resubmit):
+	// never known safe.
+	out := done(language.Moved(a.Action, f.Tab, f.URL), land.Readiness, surface.EffectApplied, false)
+	if land.Dialog != nil {
+		out.Status = surface.StatusBlocked
+		out.Refusal = &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: land.Dialog.Type}
+		text := language.DialogAfter(language.Moved(a.Action, f.Tab, f.URL), land.Dialog.Type)
+		out.Summary, out.NextSteps = text.Summary, text.NextSteps
+	}
+	return f, out
+}
+
+func historyFacts(t *browser.Tab, action string, l browser.Landing) *surface.BrowserHistoryFacts {
+	return &surface.BrowserHistoryFacts{Tab: t.Handle(), Action: action, URL: governedURL(l.URL), Title: title(l.Title), DocumentGeneration: int(l.Generation)}
+}

@@ -1,0 +1,48 @@
+package tools
+
+import (
+	"context"
+	"unicode/utf8"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
+)
+
+// BrowserRead returns bounded rendered prose of the page or of one target.
+// Editable values are never read (the page code never takes them as text).
+func (h *Handler) BrowserRead(ctx context.Context, a *surface.BrowserReadArgs) (*surface.BrowserReadFacts, surface.Outcome) {
+	s := h.session(ctx)
+	ctx, cancel := deadline(ctx, 0)
+	defer cancel()
+	t, r := s.tab(ctx, a.Tab, a.Target)
+	if r != nil {
+		return nil, refused(r)
+	}
+	f := &surface.BrowserReadFacts{Tab: t.Handle()}
+	var ready string
+	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
+		gen := t.Generation()
+		req := pagejs.ReadRequest{Mode: a.Mode, MaxChars: a.MaxChars, TitleMax: surface.TitleCharsMax}
+		if a.Target != "" {
+			id, r := s.element(ctx, t, a.Target, nil, "/target")
+			if r != nil {
+				return r
+			}
+			req.Target = id
+		}
+		res, err := pagejs.Read(ctx, s.world(t), req)
+		if err != nil {
+			return refusalFor(err, surface.TimeoutMsDefault)
+		}
+		f.URL, f.Title, f.Text, f.Truncated, f.Mode = governedURL(res.URL), title(res.Title), res.Text, res.Truncated, res.ModeUsed
+		f.DocumentGeneration = int(gen)
+		ready = readinessNow(ctx, t)
+		return nil
+	})
+	if r != nil {
+		return nil, refused(r)
+	}
+	// The sentence's count is the facts' text measured in characters.
+	return f, done(language.ReadDone(f.URL, f.Mode, utf8.RuneCountInString(f.Text), f.Truncated), ready, surface.EffectNone, true)
+}

@@ -1,0 +1,222 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
+)
+
+// Scroll amounts, as fractions of the viewport along the scroll direction:
+// small a quarter, medium half, large three quarters, page seven eighths
+// (like PageDown, keeping a strip of the previous view for context).
+var scrollFractions = map[string]float64{"small": 0.25, "medium": 0.5, "large": 0.75, "page": 0.875}
+
+// wheelTickPx is one wheel tick's delta in CSS px, a common desktop notch.
+const wheelTickPx = 100
+
+// scrollPoll spaces the reads of a scroll position that may still be moving
+// (wheel scrolling can animate). Tuning, not a contract bound.
+const scrollPoll = 8 * time.Millisecond
+
+// BrowserScroll reveals a target, scrolls the page by an amount, or turns
+// the mouse wheel at a point of a current view.
+func (h *Handler) BrowserScroll(ctx context.Context, a *surface.BrowserScrollArgs) (*surface.BrowserScrollFacts, surface.Outcome) {
+	s := h.session(ctx)
+	ctx, cancel := deadline(ctx, a.TimeoutMs)
+	defer cancel()
+	t, ref := s.tabFor(ctx, a.Tab, a.Target, a.View)
+	if ref != nil {
+		return nil, refused(ref)
+	}
+	f := &surface.BrowserScrollFacts{Tab: t.Handle(), Target: a.Target}
+	rec := language.Act{}
+	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
+		switch a.Branch() {
+		case surface.BrowserScrollBranchReveal:
+			return ac.reveal(ctx, a, f, &rec)
+		case surface.BrowserScrollBranchWheel:
+			return ac.wheel(ctx, a, f, &rec)
+		}
+		return ac.scrollBy(ctx, a, f, &rec)
+	})
+	return f, ac.outcome("browser_scroll", ref, rec, true, a.TimeoutMs, "the scroll")
+}
+
+func (ac *act) reveal(ctx context.Context, a *surface.BrowserScrollArgs, f *surface.BrowserScrollFacts, rec *language.Act) *surface.Refusal {
+	ac.arm(ctx)
+	// Locate brings the element into view only when it is not, and names it.
+	_, el, p, r := ac.locate(ctx, a.Target, nil, "/target", pagejs.LocateOptions{AllowDisabled: true, AllowObscured: true})
+	if r != nil {
+		if errors.Is(context.Cause(ctx), browser.ErrDialogOpened) {
+			ac.note(surface.EffectApplied) // a scroll handler answered with a dialog
+			return nil
+		}
+		return r
+	}
+	m, err := pagejs.Metrics(ctx, ac.w)
+	if err != nil {
+		return refusalFor(err, a.TimeoutMs)
+	}
+	f.Scrolled, f.ScrollX, f.ScrollY = p.Scrolled, px(m.ScrollX), px(m.ScrollY)
+	obj := language.Target(el, ac.s.h.names)
+	if p.Scrolled {
+		ac.note(surface.EffectApplied)
+		rec.Verb, rec.Object = "Scrolled", obj+" into view"
+	} else {
+		rec.Verb, rec.Object = "Found", obj+" already in view"
+	}
+	rec.Tail = offsetsSentence(f)
+	return nil
+}
+
+func (ac *act) scrollBy(ctx context.Context, a *surface.BrowserScrollArgs, f *surface.BrowserScrollFacts, rec *language.Act) *surface.Refusal {
+	m, err := pagejs.Metrics(ctx, ac.w)
+	if err != nil {
+		return refusalFor(err, a.TimeoutMs)
+	}
+	frac := scrollFractions[a.Amount]
+	var dx, dy float64
+	switch a.Direction {
+	case "up":
+		dy = -frac * m.ViewportHeight
+	case "left":
+		dx = -frac * m.ViewportWidth
+	case "right":
+		dx = frac * m.ViewportWidth
+	default:
+		dy = frac * m.ViewportHeight
+	}
+	ac.arm(ctx)
+	off, err := pagejs.ScrollBy(ctx, ac.w, math.Round(dx), math.Round(dy))
+	if err != nil {
+		return ac.fail(ctx, err, a.TimeoutMs)
+	}
+	f.Scrolled, f.ScrollX, f.ScrollY = off.Scrolled, px(off.X), px(off.Y)
+	what := "the page"
+	if off.Container {
+		what = "the scrolling pane"
+	}
+	if off.Scrolled {
+		ac.note(surface.EffectApplied)
+		rec.Verb = fmt.Sprintf("Scrolled %s %s by a %s step", what, a.Direction, a.Amount)
+	} else {
+		rec.Verb = fmt.Sprintf("Found no room to scroll %s %s", what, a.Direction)
+	}
+	rec.Tail = offsetsSentence(f)
+	return nil
+}
+
+func (ac *act) wheel(ctx context.Context, a *surface.BrowserScrollArgs, f *surface.BrowserScrollFacts, rec *language.Act) *surface.Refusal {
+	pt, r := ac.viewPoint(ctx, a.View, *a.X, *a.Y, "/view")
+	if r != nil {
+		return r
+	}
+	zf := float64(ac.t.ZoomPercent()) / 100
+	css := input.Point{X: pt.X / zf, Y: pt.Y / zf}
+	before, err := offsetsAt(ctx, ac, css)
+	if err != nil {
+		return refusalFor(err, a.TimeoutMs)
+	}
+	dy := float64(wheelTickPx)
+	if a.Direction == "up" {
+		dy = -dy
+	}
+	ticks := *a.Ticks
+	// One event carries every tick, as a fast spin coalesces: Chromium
+	// scrolls for the first of several back-to-back synthetic wheel events
+	// only (measured), so separate events would under-scroll.
+	err = ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
+		return input.Wheel(ctx, ac.page, pt, 0, dy*float64(ticks))
+	})
+	if r := inputRefusal(ctx, err, a.TimeoutMs); r != nil || err != nil {
+		return r
+	}
+	goal := min(max(before.Y+dy*float64(ticks), 0), max(before.MaxY, 0))
+	after := followScroll(ctx, ac, css, before, goal)
+	f.Scrolled, f.ScrollX, f.ScrollY = after.X != before.X || after.Y != before.Y, px(after.X), px(after.Y)
+	dir := "down"
+	if dy < 0 {
+		dir = "up"
+	}
+	rec.Verb = fmt.Sprintf("Turned the wheel %s %s at", language.Plural(ticks, "tick", "ticks"), dir)
+	rec.Object = language.At(*a.X, *a.Y, a.View)
+	if !f.Scrolled {
+		rec.Tail = "Nothing scrolled."
+	} else {
+		rec.Tail = offsetsSentence(f)
+	}
+	return nil
+}
+
+// offsetsJS reads the scroll offsets of what a wheel at (x, y) scrolls: the
+// nearest scrollable ancestor of the element there, else the window.
+const offsetsJS = `function (x, y) {
+  var el = document.elementFromPoint(x, y);
+  for (var n = el; n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
+    var cs = getComputedStyle(n);
+    if ((/(auto|scroll|overlay)/.test(cs.overflowY) && n.scrollHeight > n.clientHeight) ||
+        (/(auto|scroll|overlay)/.test(cs.overflowX) && n.scrollWidth > n.clientWidth))
+      return { x: n.scrollLeft, y: n.scrollTop, maxY: n.scrollHeight - n.clientHeight };
+  }
+  var d = document.scrollingElement || document.documentElement;
+  return { x: scrollX, y: scrollY, maxY: d.scrollHeight - innerHeight };
+}`
+
+type offsets struct {
+	X    float64 `json:"x"`
+	Y    float64 `json:"y"`
+	MaxY float64 `json:"maxY"`
+}
+
+func offsetsAt(ctx context.Context, ac *act, css input.Point) (offsets, error) {
+	var o offsets
+	raw, err := ac.w.Call(ctx, offsetsJS, css.X, css.Y)
+	if err != nil {
+		return o, err
+	}
+	err = json.Unmarshal(raw, &o)
+	return o, err
+}
+
+// followScroll reads the offsets while a wheel scroll lands (it may animate
+// over several frames): until they reach the goal, or stop moving for the
+// quiet window after moving, or never move within domPatience windows.
+func followScroll(ctx context.Context, ac *act, css input.Point, before offsets, goal float64) offsets {
+	cur, last, moved := before, time.Now(), false
+	for ctx.Err() == nil && math.Abs(cur.Y-goal) >= 1 {
+		patience := quietWindow()
+		if !moved {
+			patience *= domPatience
+		}
+		if time.Since(last) >= patience {
+			break
+		}
+		select {
+		case <-time.After(scrollPoll):
+		case <-ctx.Done():
+		}
+		o, err := offsetsAt(ctx, ac, css)
+		if err != nil {
+			break
+		}
+		if o.X != cur.X || o.Y != cur.Y {
+			cur, last, moved = o, time.Now(), true
+		}
+	}
+	return cur
+}
+
+func px(v float64) int { return int(math.Round(v)) }
+
+func offsetsSentence(f *surface.BrowserScrollFacts) string {
+	return fmt.Sprintf("The scroll position is now x %d, y %d.", f.ScrollX, f.ScrollY)
+}

@@ -1,0 +1,151 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+)
+
+// BrowserSequence runs 2-8 steps on one tab. Each step goes through the
+// pipeline's child path (classified, admitted, dispatched and audited on its
+// own, exactly like a direct call); the sequence stops at the first step that
+// does not succeed, and its timeout_ms bounds the whole run.
+func (h *Handler) BrowserSequence(ctx context.Context, a *surface.BrowserSequenceArgs) (*surface.BrowserSequenceFacts, surface.Outcome) {
+	s := h.session(ctx)
+	inv := pipeline.FromContext(ctx)
+	if inv == nil {
+		return nil, refused(&surface.Refusal{Reason: surface.ReasonInternal, Message: "a sequence runs only inside an invocation"})
+	}
+	limit := timeoutOr(a.TimeoutMs)
+	ctx, cancel := deadline(ctx, a.TimeoutMs)
+	defer cancel()
+	hint := ""
+	for _, st := range a.Steps {
+		if hint == "" {
+			hint = stepTarget(st.Args)
+		}
+	}
+	t, ref := s.tab(ctx, a.Tab, hint)
+	if ref != nil {
+		return nil, refused(ref)
+	}
+	host := language.Host(t.URL())
+	f := &surface.BrowserSequenceFacts{Tab: t.Handle(), TotalSteps: len(a.Steps), Steps: []*surface.StepRow{}}
+	eff := surface.EffectNone
+	safe := true
+	var last pipeline.Result
+	for i, st := range a.Steps {
+		if ctx.Err() != nil {
+			out := surface.Outcome{Status: surface.StatusFailed, Effect: stopped(eff),
+				Refusal: &surface.Refusal{Reason: surface.ReasonTimeout, Limit: strconv.Itoa(limit)}}
+			t := language.Say(fmt.Sprintf("The sequence's %d ms ran out after step %d of %d.", limit, i, len(a.Steps)),
+				"Check the page with browser_read or browser_inspect before continuing.")
+			out.Summary, out.NextSteps = t.Summary, t.NextSteps
+			return f, out
+		}
+		setStepTab(st.Args, t.Handle())
+		r := inv.Child(ctx, st.Tool, st.Args)
+		env := r.Envelope
+		f.Steps = append(f.Steps, &surface.StepRow{Action: st.Action, Status: string(env.Status), Effect: string(env.Effect), Summary: env.Summary})
+		last = r
+		if env.Status != surface.StatusSucceeded {
+			return f, stepFailed(i, st, r, eff, len(a.Steps))
+		}
+		f.CompletedSteps++
+		eff = fold(eff, env.Effect)
+		safe = safe && env.RepeatSafe
+	}
+	sum := fmt.Sprintf("Completed all %d steps on %s. Last: %s", len(a.Steps), host, last.Envelope.Summary)
+	return f, surface.Outcome{Status: surface.StatusSucceeded, Effect: eff, Readiness: last.Envelope.Readiness,
+		RepeatSafe: safe, Summary: sum, NextSteps: last.Envelope.NextSteps}
+}
+
+// stepFailed is the outcome of a sequence that stopped at step i.
+func stepFailed(i int, st *surface.SequenceStep, r pipeline.Result, before surface.Effect, total int) surface.Outcome {
+	env := r.Envelope
+	var child struct {
+		DialogType string `json:"dialog_type"`
+	}
+	_ = json.Unmarshal(env.Facts, &child)
+	eff := fold(before, env.Effect)
+	if before != surface.EffectNone && env.Effect == surface.EffectNone {
+		eff = surface.EffectPartial
+	}
+	sum := fmt.Sprintf("Step %d of %d (%s) did not succeed, so the sequence stopped after %s: %s",
+		i+1, total, st.Action, language.Plural(i, "completed step", "completed steps"), env.Summary)
+	return surface.Outcome{Status: env.Status, Effect: eff, Readiness: env.Readiness,
+		Refusal: &surface.Refusal{Reason: surface.ReasonStepFailed, DialogType: child.DialogType},
+		Summary: sum, NextSteps: env.NextSteps}
+}
+
+// fold combines the effects of steps run one after another.
+func fold(acc, e surface.Effect) surface.Effect {
+	switch {
+	case acc == surface.EffectUnknown || e == surface.EffectUnknown:
+		return surface.EffectUnknown
+	case acc == surface.EffectPartial || e == surface.EffectPartial:
+		return surface.EffectPartial
+	case acc == surface.EffectApplied || e == surface.EffectApplied:
+		return surface.EffectApplied
+	}
+	return surface.EffectNone
+}
+
+// stopped is the effect of a run cut short after effects accumulated.
+func stopped(acc surface.Effect) surface.Effect {
+	if acc == surface.EffectApplied {
+		return surface.EffectPartial
+	}
+	return acc
+}
+
+// setStepTab pins a step to the sequence's tab (steps carry no tab of their own).
+func setStepTab(a surface.Args, tab string) {
+	switch v := a.(type) {
+	case *surface.BrowserClickArgs:
+		v.Tab = tab
+	case *surface.BrowserFillFormArgs:
+		v.Tab = tab
+	case *surface.BrowserTypeTextArgs:
+		v.Tab = tab
+	case *surface.BrowserPressKeyArgs:
+		v.Tab = tab
+	case *surface.BrowserScrollArgs:
+		v.Tab = tab
+	case *surface.BrowserHoverArgs:
+		v.Tab = tab
+	case *surface.BrowserWaitArgs:
+		v.Tab = tab
+	}
+}
+
+// stepTarget is a step's target handle, which names the tab when the
+// sequence does not.
+func stepTarget(a surface.Args) string {
+	switch v := a.(type) {
+	case *surface.BrowserClickArgs:
+		return v.Target
+	case *surface.BrowserFillFormArgs:
+		for _, fl := range v.Fields {
+			if fl.Target != "" {
+				return fl.Target
+			}
+		}
+	case *surface.BrowserTypeTextArgs:
+		return v.Target
+	case *surface.BrowserPressKeyArgs:
+		return v.Target
+	case *surface.BrowserScrollArgs:
+		return v.Target
+	case *surface.BrowserHoverArgs:
+		return v.Target
+	case *surface.BrowserWaitArgs:
+		return v.Target
+	}
+	return ""
+}

@@ -1,0 +1,148 @@
+package tools
+
+import (
+	"context"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
+)
+
+// caretEndJS puts the caret at the end of the focused control, as a person
+// clicking into a field and typing would append. It reads only the length.
+const caretEndJS = `function () {
+  var el = document.activeElement;
+  for (var i = 0; el && el.shadowRoot && el.shadowRoot.activeElement && i < 32; i++) el = el.shadowRoot.activeElement;
+  if (!el) return false;
+  try {
+    if (typeof el.setSelectionRange === 'function' && typeof el.value === 'string') {
+      el.setSelectionRange(el.value.length, el.value.length);
+      return true;
+    }
+  } catch (e) { return false; }
+  if (el.isContentEditable) {
+    var s = el.ownerDocument.getSelection();
+    s.selectAllChildren(el);
+    s.collapseToEnd();
+    return true;
+  }
+  return false;
+}`
+
+// BrowserTypeText types text with real per-character key events into a
+// target, a selector match, or the focused editable control.
+func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTextArgs) (*surface.BrowserTypeTextFacts, surface.Outcome) {
+	s := h.session(ctx)
+	ctx, cancel := deadline(ctx, a.TimeoutMs)
+	defer cancel()
+	t, ref := s.tab(ctx, a.Tab, a.Target)
+	if ref != nil {
+		return nil, refused(ref)
+	}
+	f := &surface.BrowserTypeTextFacts{Tab: t.Handle(), Target: a.Target}
+	total := utf8.RuneCountInString(a.Text)
+	rec := language.Act{}
+	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
+		var id int
+		pointer := "/target"
+		switch a.Branch() {
+		case surface.BrowserTypeTextBranchFocused:
+			pointer = "/focused"
+			fid, ok, err := pagejs.FocusedEditable(ctx, ac.w)
+			if err != nil {
+				return refusalFor(err, a.TimeoutMs)
+			}
+			if !ok {
+				return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: "no editable control has focus"}
+			}
+			id = fid
+		default:
+			if a.Selector != nil {
+				pointer = "/selector"
+			}
+			var r *surface.Refusal
+			if id, r = ac.resolve(ctx, a.Target, a.Selector, pointer); r != nil {
+				return r
+			}
+		}
+		it, err := pagejs.Describe(ctx, ac.w, id)
+		if err != nil {
+			return refusalFor(err, a.TimeoutMs)
+		}
+		// Nothing reaches a credential-class field: not a clear, not a key.
+		if it.Credential {
+			return ac.credential(it, pointer)
+		}
+		switch {
+		case it.State.Disabled:
+			return &surface.Refusal{Reason: surface.ReasonTargetDisabled, Pointer: pointer}
+		case !it.Editable || it.State.ReadOnly:
+			return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: "the target does not take typed text"}
+		}
+		f.Element = ac.element(it.Role, it.Name)
+		if f.Target == "" {
+			f.Target = targetHandle(ac.t, ac.t.Generation(), id)
+		}
+		rec.Object = language.Target(f.Element, h.names)
+		ac.arm(ctx)
+		if a.ClearFirst {
+			if err := pagejs.Clear(ctx, ac.w, id); err != nil {
+				return ac.fail(ctx, err, a.TimeoutMs)
+			}
+			ac.note(surface.EffectApplied)
+		}
+		if !it.State.Focused {
+			if err := pagejs.Focus(ctx, ac.w, id); err != nil {
+				r := ac.fail(ctx, err, a.TimeoutMs)
+				if r != nil {
+					ac.note(surface.EffectNone)
+				}
+				return r
+			}
+			if !a.ClearFirst {
+				_, _ = ac.w.Call(ctx, caretEndJS)
+			}
+		}
+		rec.Verb = typedVerb(a.ClearFirst, 0, total)
+		if total == 0 {
+			f.Typed = true
+			return nil
+		}
+		var typed int
+		err = ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
+			n, eff, err := input.TypeText(ctx, ac.page, a.Text)
+			typed = n
+			return eff, err
+		})
+		f.CharacterCount, f.Typed = typed, typed == total
+		rec.Verb = typedVerb(a.ClearFirst, typed, total)
+		if r := inputRefusal(ctx, err, a.TimeoutMs); r != nil {
+			return r
+		}
+		if typed < total && ac.eff == surface.EffectApplied {
+			ac.note(surface.EffectPartial)
+		}
+		return nil
+	})
+	f.Landing, f.OpenedTabs = ac.landingOf(), ac.openedOf()
+	return f, ac.outcome("browser_type_text", ref, rec, false, a.TimeoutMs, "the typing")
+}
+
+func typedVerb(cleared bool, typed, total int) string {
+	var v string
+	switch {
+	case total == 0:
+		return "Cleared"
+	case typed < total:
+		v = "Typed " + strconv.Itoa(typed) + " of " + language.Characters(total) + " into"
+	default:
+		v = "Typed " + language.Characters(typed) + " into"
+	}
+	if cleared {
+		return "Cleared and t" + v[1:]
+	}
+	return v
+}

@@ -1,0 +1,320 @@
+package tools
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
+)
+
+// BrowserUpload attaches local files, inline files or a captured image to
+// one file input, or drops a captured image at a point of a current view.
+// Sizes are checked before the browser is touched; inline bytes are decoded
+// only after authorization and the credential preflight. Paths, names and
+// contents never enter results beyond uploaded_count and uploaded_bytes.
+func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArgs) (*surface.BrowserUploadFacts, surface.Outcome) {
+	s := h.session(ctx)
+	var sizes []int64
+	var img *viewEntry
+	switch a.Branch() {
+	case surface.BrowserUploadBranchPaths:
+		var r *surface.Refusal
+		if sizes, r = statPaths(a.Paths); r != nil {
+			return nil, refused(r)
+		}
+	case surface.BrowserUploadBranchFiles:
+		for _, fl := range a.Files {
+			sizes = append(sizes, surface.Base64Size(fl.DataBase64))
+		}
+		if r := checkSizes(sizes, "/files"); r != nil {
+			return nil, refused(r)
+		}
+	default:
+		if img = s.views.get(a.SourceImage); img == nil {
+			return nil, refused(&surface.Refusal{Reason: surface.ReasonStaleView, Pointer: "/source_image", Message: "that capture is unknown or was forgotten"})
+		}
+		sizes = []int64{int64(len(img.data))}
+		if r := checkSizes(sizes, "/source_image"); r != nil {
+			r.Message = "the capture is above the capture-reuse ceiling"
+			return nil, refused(r)
+		}
+	}
+	var total int64
+	for _, n := range sizes {
+		total += n
+	}
+
+	ctx, cancel := deadline(ctx, a.TimeoutMs)
+	defer cancel()
+	t, ref := s.tabFor(ctx, a.Tab, a.Target, a.View)
+	if ref != nil {
+		return nil, refused(ref)
+	}
+	f := &surface.BrowserUploadFacts{Tab: t.Handle(), Target: a.Target}
+	noun := language.Plural(len(sizes), "file", "files")
+	if img != nil {
+		noun = "the captured image"
+	}
+	rec := language.Act{}
+	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
+		if img != nil && a.View != "" {
+			pt, r := ac.viewPoint(ctx, a.View, *a.X, *a.Y, "/view")
+			if r != nil {
+				return r
+			}
+			f.Target = a.View
+			rec.Verb = fmt.Sprintf("Dropped %s (%d bytes) at", noun, total)
+			rec.Object = language.At(*a.X, *a.Y, a.View)
+			file := input.File{Name: imageName(img.mime), MIME: img.mime, Data: img.data}
+			err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
+				return input.DropFiles(ctx, ac.page, pt, []input.File{file}, h.stageDir)
+			})
+			if err == nil {
+				f.UploadedCount, f.UploadedBytes = 1, int(total)
+			}
+			return inputRefusal(ctx, err, a.TimeoutMs)
+		}
+		obj, el, release, r := ac.fileInput(ctx, a, f)
+		if r != nil {
+			return r
+		}
+		defer release()
+		// Only now, with the destination admitted and classified, do inline
+		// bytes decode and reach the disk.
+		paths, r := h.stage(a, img)
+		if r != nil {
+			return r
+		}
+		rec.Verb = fmt.Sprintf("Attached %s (%d bytes) to", noun, total)
+		rec.Object = language.Target(el, h.names)
+		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
+			if err := input.SetFiles(ctx, ac.page, obj, paths); err != nil {
+				if ctx.Err() != nil {
+					return input.EffectUnknown, err
+				}
+				return input.EffectNone, err
+			}
+			return input.EffectApplied, nil
+		})
+		if err == nil {
+			f.UploadedCount, f.UploadedBytes = len(paths), int(total)
+		}
+		return inputRefusal(ctx, err, a.TimeoutMs)
+	})
+	return f, ac.outcome("browser_upload", ref, rec, false, a.TimeoutMs, "the upload")
+}
+
+// fileInput resolves the destination file input: the target or selector
+// named, or else the page's only file input. Credential-class inputs are
+// handed to the user before anything is attached.
+func (ac *act) fileInput(ctx context.Context, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (proto.RuntimeRemoteObjectID, *surface.Element, func(), *surface.Refusal) {
+	none := func() {}
+	if a.Target == "" && a.Selector == nil {
+		return ac.soleFileInput(ctx)
+	}
+	pointer := "/target"
+	if a.Selector != nil {
+		pointer = "/selector"
+	}
+	id, r := ac.resolve(ctx, a.Target, a.Selector, pointer)
+	if r != nil {
+		return "", nil, none, r
+	}
+	it, err := pagejs.Describe(ctx, ac.w, id)
+	if err != nil {
+		return "", nil, none, refusalFor(err, a.TimeoutMs)
+	}
+	if it.Credential {
+		return "", nil, none, ac.credential(it, pointer)
+	}
+	isFile, err := pagejs.IsFileInput(ctx, ac.w, id)
+	if err != nil {
+		return "", nil, none, refusalFor(err, a.TimeoutMs)
+	}
+	if !isFile {
+		return "", nil, none, &surface.Refusal{Reason: surface.ReasonNotFileInput, Pointer: pointer}
+	}
+	if f.Target == "" {
+		f.Target = targetHandle(ac.t, ac.t.Generation(), id)
+	}
+	obj, err := ac.w.ElementObject(ctx, id)
+	if err != nil {
+		return "", nil, none, refusalFor(err, a.TimeoutMs)
+	}
+	el := &surface.Element{Role: string(surface.RoleFileInput)}
+	if ac.s.h.names {
+		el.Name = language.Name(it.Name)
+	}
+	release := func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), observeBudget)
+		defer cancel()
+		_ = ac.w.ReleaseObjects(rctx)
+	}
+	return obj, el, release, nil
+}
+
+// soleFileInput finds the page's only <input type=file> through the DOM
+// domain (page scripts cannot tamper with it).
+func (ac *act) soleFileInput(ctx context.Context) (proto.RuntimeRemoteObjectID, *surface.Element, func(), *surface.Refusal) {
+	none := func() {}
+	depth := 0
+	doc, err := proto.DOMGetDocument{Depth: &depth}.Call(ac.page.Context(ctx))
+	if err != nil {
+		return "", nil, none, refusalFor(err, 0)
+	}
+	found, err := proto.DOMQuerySelectorAll{NodeID: doc.Root.NodeID, Selector: `input[type="file" i]`}.Call(ac.page.Context(ctx))
+	if err != nil {
+		return "", nil, none, refusalFor(err, 0)
+	}
+	switch n := len(found.NodeIDs); {
+	case n == 0:
+		return "", nil, none, &surface.Refusal{Reason: surface.ReasonNotFileInput, Message: "the page has no file input"}
+	case n > 1:
+		return "", nil, none, &surface.Refusal{Reason: surface.ReasonTargetAmbiguous, Candidates: n, Pointer: "/target"}
+	}
+	node := found.NodeIDs[0]
+	attrs, err := proto.DOMGetAttributes{NodeID: node}.Call(ac.page.Context(ctx))
+	if err != nil {
+		return "", nil, none, refusalFor(err, 0)
+	}
+	el := &surface.Element{Role: string(surface.RoleFileInput)}
+	for i := 0; i+1 < len(attrs.Attributes); i += 2 {
+		if strings.EqualFold(attrs.Attributes[i], "autocomplete") {
+			for _, tok := range strings.Fields(strings.ToLower(attrs.Attributes[i+1])) {
+				if slices.Contains(surface.CredentialAutocomplete, tok) {
+					return "", nil, none, &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Message: "the page's file input"}
+				}
+			}
+		}
+	}
+	obj, err := proto.DOMResolveNode{NodeID: node}.Call(ac.page.Context(ctx))
+	if err != nil || obj.Object == nil {
+		return "", nil, none, refusalFor(err, 0)
+	}
+	release := func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), observeBudget)
+		defer cancel()
+		_ = proto.RuntimeReleaseObject{ObjectID: obj.Object.ObjectID}.Call(ac.page.Context(rctx))
+	}
+	return obj.Object.ObjectID, el, release, nil
+}
+
+// statPaths checks local files before anything else happens: each must be
+// an existing, readable regular file within the per-file bound, and all
+// within the total bound. Refusals point at the path, never repeat it.
+func statPaths(paths []string) ([]int64, *surface.Refusal) {
+	var sizes []int64
+	for i, p := range paths {
+		ptr := "/paths/" + strconv.Itoa(i)
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that file does not exist or cannot be read"}
+		case fi.IsDir():
+			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that path is a directory"}
+		case !fi.Mode().IsRegular():
+			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that path is not a regular file"}
+		}
+		fh, err := os.Open(p)
+		if err != nil {
+			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that file cannot be read"}
+		}
+		fh.Close()
+		sizes = append(sizes, fi.Size())
+	}
+	return sizes, checkSizes(sizes, "/paths")
+}
+
+// checkSizes applies the per-file and total upload bounds.
+func checkSizes(sizes []int64, pointer string) *surface.Refusal {
+	var total int64
+	for i, n := range sizes {
+		if n > surface.UploadFileBytesMax {
+			return &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: pointer + "/" + strconv.Itoa(i), Rule: surface.RuleMaximum,
+				Limit: strconv.Itoa(surface.UploadFileBytesMax), Message: fmt.Sprintf("a file is larger than %d bytes", surface.UploadFileBytesMax)}
+		}
+		total += n
+	}
+	if total > surface.UploadTotalBytesMax {
+		return &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: pointer, Rule: surface.RuleMaximum,
+			Limit: strconv.Itoa(surface.UploadTotalBytesMax), Message: fmt.Sprintf("the files together are larger than %d bytes", surface.UploadTotalBytesMax)}
+	}
+	return nil
+}
+
+// stage returns the local paths to attach: the caller's own, or inline and
+// captured bytes written under the handler's staging directory (one fresh
+// directory per upload, one subdirectory per file so equal names never
+// collide). The page reads attached files lazily, so they stay until the
+// handler closes.
+func (h *Handler) stage(a *surface.BrowserUploadArgs, img *viewEntry) ([]string, *surface.Refusal) {
+	if a.Branch() == surface.BrowserUploadBranchPaths {
+		return a.Paths, nil
+	}
+	type blob struct {
+		name string
+		data []byte
+	}
+	var blobs []blob
+	if img != nil {
+		blobs = append(blobs, blob{imageName(img.mime), img.data})
+	} else {
+		for i, fl := range a.Files {
+			data, err := base64.StdEncoding.DecodeString(fl.DataBase64)
+			if err != nil {
+				return nil, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/files/" + strconv.Itoa(i) + "/data_base64", Message: "not standard base64"}
+			}
+			blobs = append(blobs, blob{safeName(fl.Name), data})
+		}
+	}
+	dir, err := os.MkdirTemp(h.stageDir, "upload-")
+	if err != nil {
+		return nil, &surface.Refusal{Reason: surface.ReasonInternal, Message: "could not stage the files"}
+	}
+	var paths []string
+	for i, b := range blobs {
+		sub := filepath.Join(dir, strconv.Itoa(i))
+		p := filepath.Join(sub, b.name)
+		if os.Mkdir(sub, 0o700) != nil || os.WriteFile(p, b.data, 0o600) != nil {
+			return nil, &surface.Refusal{Reason: surface.ReasonInternal, Message: "could not stage the files"}
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
+}
+
+// safeName keeps an inline file's name a single path element.
+func safeName(n string) string {
+	n = strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == 0 {
+			return '_'
+		}
+		return r
+	}, n)
+	if n == "" || n == "." || n == ".." {
+		return "file"
+	}
+	return n
+}
+
+// imageName names a captured image by its type.
+func imageName(mime string) string {
+	switch mime {
+	case "image/jpeg":
+		return "capture.jpg"
+	case "image/webp":
+		return "capture.webp"
+	}
+	return "capture.png"
+}
