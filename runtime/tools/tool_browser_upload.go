@@ -41,6 +41,15 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 			return nil, refused(r)
 		}
 	default:
+		// A drop names view, x and y together (the decoder lets them apart).
+		if a.View != "" && (a.X == nil || a.Y == nil) || a.View == "" && (a.X != nil || a.Y != nil) {
+			ptr := "/view"
+			if a.View != "" {
+				ptr = "/x"
+			}
+			return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: ptr, Rule: surface.RuleBranchRequired,
+				Message: "a drop needs view, x and y together; without them the image is attached"})
+		}
 		if img = s.views.get(a.SourceImage); img == nil {
 			return nil, refused(&surface.Refusal{Reason: surface.ReasonStaleView, Pointer: "/source_image", Message: "that capture is unknown or was forgotten"})
 		}
