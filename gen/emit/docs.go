@@ -225,6 +225,9 @@ func toolDoc(b *bytes.Buffer, spec *ir.Spec, t *ir.Tool) {
 	for _, e := range t.EmptyNeeds {
 		w("\n`%s` may be empty only with `%s: true`.\n", e.Field, e.Needs)
 	}
+	for _, g := range t.Together {
+		w("\n`%s` are given together or not at all.\n", strings.Join(g, "`, `"))
+	}
 	w("\nShortest call: `%s`\n\n", t.Example)
 	w("| fact | type | always | description |\n| --- | --- | --- | --- |\n")
 	var facts func(prefix string, fs []*ir.Field)

@@ -625,6 +625,21 @@ func (g *fixtureGen) conflictCases(bases []base) {
 		in.put(c.B, bv)
 		g.bad(c.A+" with "+c.B, in, "/"+c.B, "conflict", false)
 	}
+	for _, grp := range g.tool.Together {
+		for _, b := range bases {
+			all := true
+			for _, n := range grp {
+				all = all && b.value.has(n)
+			}
+			if !all {
+				continue
+			}
+			for _, n := range grp {
+				g.bad(strings.Join(grp, "+")+" without "+n, clone(b.value).(*obj).del(n), "/"+n, "branch_required", false)
+			}
+			break
+		}
+	}
 	for _, e := range g.tool.EmptyNeeds {
 		for _, b := range bases {
 			if b.value.has(e.Field) {

@@ -169,6 +169,21 @@ func (g *goGen) decodeBody(t *ir.Tool, keys []string, keysVar string) []jen.Code
 		}
 		body = append(body, jen.If(cond).Block(jen.Return(jen.Id("conflictError").Call(jen.Id("p"), jen.Lit(c.A), jen.Lit(c.B), jen.Lit(c.Doc)))))
 	}
+	for _, g := range t.Together {
+		var any *jen.Statement
+		for _, n := range g {
+			if any == nil {
+				any = rawSet(idx(n))
+			} else {
+				any = any.Op("||").Add(rawSet(idx(n)))
+			}
+		}
+		var checks []jen.Code
+		for _, n := range g {
+			checks = append(checks, jen.If(jen.Op("!").Add(rawSet(idx(n)))).Block(jen.Return(jen.Id("branchRequired").Call(jen.Id("p"), jen.Lit(n), jen.Lit(strings.Join(g, ", "))))))
+		}
+		body = append(body, jen.If(any).Block(checks...))
+	}
 	for _, e := range t.EmptyNeeds {
 		fl := t.Input(e.Field)
 		val := jen.Id("o").Dot(goName(fl))

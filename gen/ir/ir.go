@@ -129,6 +129,7 @@ type Tool struct {
 	Branches         []*Branch
 	Conflicts        []*Conflict
 	EmptyNeeds       []*EmptyNeeds
+	Together         [][]string
 	Example          json.RawMessage
 	Facts            []*Field
 }

@@ -322,6 +322,11 @@ func (r *reader) tool(name string, v cue.Value, common map[string]*ir.Field) *ir
 			t.Conflicts = append(t.Conflicts, c)
 		}
 	}
+	if it, err := get("together").List(); err == nil {
+		for it.Next() {
+			t.Together = append(t.Together, r.strings(it.Value()))
+		}
+	}
 	if it, err := get("empty_needs").List(); err == nil {
 		for it.Next() {
 			e := it.Value()
@@ -380,6 +385,11 @@ func (r *reader) check(t *ir.Tool) {
 	for _, c := range t.Conflicts {
 		has(c.A)
 		has(c.B)
+	}
+	for _, g := range t.Together {
+		for _, n := range g {
+			has(n)
+		}
 	}
 	if t.Discriminator != "" {
 		has(t.Discriminator)

@@ -390,6 +390,17 @@ func (o *BrowserUploadArgs) decode(d []byte, p *path, step bool, extra string) *
 	if raw[4].set() && raw[5].set() {
 		return conflictError(p, "selector", "view", "attach to a selector or drop at a point")
 	}
+	if raw[5].set() || raw[6].set() || raw[7].set() {
+		if !raw[5].set() {
+			return branchRequired(p, "view", "view, x, y")
+		}
+		if !raw[6].set() {
+			return branchRequired(p, "x", "view, x, y")
+		}
+		if !raw[7].set() {
+			return branchRequired(p, "y", "view, x, y")
+		}
+	}
 	return nil
 }
 
