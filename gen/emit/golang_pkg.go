@@ -55,6 +55,14 @@ func (g *goGen) enumsFile() *jen.File {
 	f.Comment("Capability bits, in CapabilityValues order.")
 	f.Const().Defs(caps...)
 
+	if len(g.spec.ScrollAmountPermille) > 0 {
+		f.Comment("ScrollAmountPermille is how far each scroll amount moves, in thousandths of the viewport.")
+		f.Var().Id("ScrollAmountPermille").Op("=").Map(jen.String()).Int().Values(jen.DictFunc(func(d jen.Dict) {
+			for _, kv := range g.spec.ScrollAmountPermille {
+				d[jen.Lit(kv[0].(string))] = jen.Lit(int(kv[1].(int64)))
+			}
+		}))
+	}
 	f.Comment("ReasonStatus is the envelope status of each refusal reason.")
 	f.Var().Id("ReasonStatus").Op("=").Map(jen.Id("Reason")).Id("Status").Values(jen.DictFunc(func(d jen.Dict) {
 		for _, rs := range g.spec.ReasonStatus {

@@ -10,6 +10,8 @@ type Spec struct {
 	Bounds                 []*Bound
 	Enums                  []*Enum
 	CredentialAutocomplete []string
+	// ScrollAmountPermille maps each scroll amount to thousandths of the viewport.
+	ScrollAmountPermille [][2]any
 	// ReasonStatus maps each refusal reason to its envelope status, in reason order.
 	ReasonStatus   [][2]string
 	HandlePrefixes map[string]string

@@ -56,6 +56,9 @@ func build(v cue.Value) (*ir.Spec, error) {
 		r.spec.Enums = append(r.spec.Enums, &ir.Enum{Name: name, Values: r.strings(e)})
 	})
 	r.spec.CredentialAutocomplete = r.strings(v.LookupPath(cue.ParsePath("credential_autocomplete")))
+	eachField(v.LookupPath(cue.ParsePath("scroll_amount_permille")), func(name string, e cue.Value) {
+		r.spec.ScrollAmountPermille = append(r.spec.ScrollAmountPermille, [2]any{name, r.int(e)})
+	})
 	rs := v.LookupPath(cue.ParsePath("reason_status"))
 	for _, reason := range r.spec.EnumOf("reason").Values {
 		st := rs.LookupPath(cue.MakePath(cue.Str(reason)))

@@ -31,6 +31,11 @@ const (
 	DiscoveryInputBytesMax = 24000
 )
 
+// DragMoves: Pointer moves one drag dispatches. (count)
+const (
+	DragMovesMax = 10
+)
+
 // FileNameChars: Characters of an inline file name. (chars)
 const (
 	FileNameCharsMin = 1
@@ -138,10 +143,20 @@ const (
 	NextStepsMax = 2
 )
 
+// ObserveMs: Time an action still spends observing its landing after its own deadline. (ms)
+const (
+	ObserveMsMax = 500
+)
+
 // PathChars: Characters of a local path. (chars)
 const (
 	PathCharsMin = 1
 	PathCharsMax = 4096
+)
+
+// PollMs: Interval of a wait's polling of the live page. (ms)
+const (
+	PollMsMax = 20
 )
 
 // ProgressAfterMs: Wait after which progress is notified. (ms)
@@ -213,6 +228,11 @@ const (
 	ScriptCharsMax = 20000
 )
 
+// ScrollPollMs: Interval of reading a scroll position that may still animate. (ms)
+const (
+	ScrollPollMsMax = 8
+)
+
 // SelectorNameChars: Characters of a semantic selector's name. (chars)
 const (
 	SelectorNameCharsMin = 1
@@ -223,6 +243,11 @@ const (
 const (
 	SequenceStepsMin = 2
 	SequenceStepsMax = 8
+)
+
+// SettleDomMs: Longest that DOM mutations alone keep a page unsettled. (ms)
+const (
+	SettleDomMsMax = 1000
 )
 
 // SettleQuietMs: Quiet time after which a page counts as settled. (ms)
@@ -306,6 +331,11 @@ const (
 const (
 	WaitDurationMsMin = 0
 	WaitDurationMsMax = 10000
+)
+
+// WheelTickPx: One wheel tick's delta in CSS px. (px)
+const (
+	WheelTickPxMax = 100
 )
 
 // WheelTicks: Wheel ticks at a view point. (count)

@@ -184,6 +184,14 @@ const (
 	CapExecute Caps = 1 << 3
 )
 
+// ScrollAmountPermille is how far each scroll amount moves, in thousandths of the viewport.
+var ScrollAmountPermille = map[string]int{
+	"large":  750,
+	"medium": 500,
+	"page":   875,
+	"small":  250,
+}
+
 // ReasonStatus is the envelope status of each refusal reason.
 var ReasonStatus = map[Reason]Status{
 	ReasonAmbiguousTab:             StatusFailed,

@@ -25,7 +25,7 @@ import (
 
 // observeBudget bounds what an action still observes after its call's own
 // context ended (the landing after a dialog, say). Tuning, not a contract bound.
-const observeBudget = 500 * time.Millisecond
+var observeBudget = time.Duration(surface.ObserveMsMax) * time.Millisecond
 
 // tabFor resolves the tab of a call that may name it only through a target
 // or a view handle.

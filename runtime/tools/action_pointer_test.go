@@ -25,7 +25,7 @@ func TestScrollAmountRevealAndWheel(t *testing.T) {
 	r := h.must("browser_scroll", `{}`)
 	var f surface.BrowserScrollFacts
 	h.facts(r, &f)
-	if !f.Scrolled || f.ScrollX != 0 || math.Abs(float64(f.ScrollY)-vh*scrollFractions["medium"]) > 1 || !r.Envelope.RepeatSafe {
+	if !f.Scrolled || f.ScrollX != 0 || math.Abs(float64(f.ScrollY)-vh*scrollFraction("medium")) > 1 || !r.Envelope.RepeatSafe {
 		t.Fatalf("default scroll (viewport %v): %s", vh, r.JSON)
 	}
 	if !strings.Contains(r.Envelope.Summary, "y "+itoa(f.ScrollY)) {
@@ -35,7 +35,7 @@ func TestScrollAmountRevealAndWheel(t *testing.T) {
 	r = h.must("browser_scroll", `{"direction":"up","amount":"small"}`)
 	f = surface.BrowserScrollFacts{}
 	h.facts(r, &f)
-	if math.Abs(float64(y0-f.ScrollY)-vh*scrollFractions["small"]) > 1 {
+	if math.Abs(float64(y0-f.ScrollY)-vh*scrollFraction("small")) > 1 {
 		t.Fatalf("up small: %s", r.JSON)
 	}
 	r = h.must("browser_scroll", `{"direction":"right","amount":"page"}`)

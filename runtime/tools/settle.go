@@ -36,8 +36,8 @@ import (
 // Settle tuning (not contract bounds).
 const (
 	// domPatience caps, in quiet windows, how long DOM mutations alone keep a
-	// page unsettled.
-	domPatience = 20
+	// page unsettled (settle_dom_ms).
+	domPatience = surface.SettleDomMsMax / surface.SettleQuietMsMax
 	// reserveMin and reserveMax bound the part of a call's time kept for
 	// observing the landing and authoring the result after settling.
 	// probeBudget bounds one page probe, in quiet windows.

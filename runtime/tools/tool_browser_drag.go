@@ -12,7 +12,7 @@ import (
 
 // dragSteps is how many mouse moves carry a drag from start to end: enough
 // for pages that track movement (sortables, sliders). Tuning.
-const dragSteps = 10
+const dragSteps = surface.DragMovesMax
 
 // BrowserDrag drags one target onto another, or between two points of a
 // current view. HTML5 drag and drop fires its real dragstart, dragover and

@@ -15,17 +15,18 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 )
 
-// Scroll amounts, as fractions of the viewport along the scroll direction:
-// small a quarter, medium half, large three quarters, page seven eighths
-// (like PageDown, keeping a strip of the previous view for context).
-var scrollFractions = map[string]float64{"small": 0.25, "medium": 0.5, "large": 0.75, "page": 0.875}
+// scrollFraction is how far an amount scrolls, as a fraction of the viewport
+// along the direction (spec: scroll_amount_permille).
+func scrollFraction(amount string) float64 {
+	return float64(surface.ScrollAmountPermille[amount]) / 1000
+}
 
-// wheelTickPx is one wheel tick's delta in CSS px, a common desktop notch.
-const wheelTickPx = 100
+// wheelTickPx is one wheel tick's delta in CSS px (spec: wheel_tick_px).
+const wheelTickPx = surface.WheelTickPxMax
 
 // scrollPoll spaces the reads of a scroll position that may still be moving
-// (wheel scrolling can animate). Tuning, not a contract bound.
-const scrollPoll = 8 * time.Millisecond
+// (wheel scrolling can animate).
+const scrollPoll = surface.ScrollPollMsMax * time.Millisecond
 
 // BrowserScroll reveals a target, scrolls the page by an amount, or turns
 // the mouse wheel at a point of a current view.
@@ -83,7 +84,7 @@ func (ac *act) scrollBy(ctx context.Context, a *surface.BrowserScrollArgs, f *su
 	if err != nil {
 		return refusalFor(err, a.TimeoutMs)
 	}
-	frac := scrollFractions[a.Amount]
+	frac := scrollFraction(a.Amount)
 	var dx, dy float64
 	switch a.Direction {
 	case "up":

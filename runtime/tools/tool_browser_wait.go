@@ -19,7 +19,7 @@ import (
 // waitPoll spaces checks of conditions the browser announces no event for
 // (text, targets, selectors). Page events (loads, commits) wake a check at
 // once. Tuning, not a contract bound.
-const waitPoll = 20 * time.Millisecond
+const waitPoll = surface.PollMsMax * time.Millisecond
 
 // waitPhrases say what held, for the receipt.
 var waitPhrases = map[string]string{

@@ -69,8 +69,10 @@ func TestClickOpeningAlertReturnsWhenCancelled(t *testing.T) {
 	}
 	lag := returned.Sub(opened)
 	t.Logf("click returned %v after the dialog opened", lag)
-	if lag > 100*time.Millisecond {
-		t.Errorf("Click returned %v after the dialog opened, want within 100ms", lag)
+	// Liveness, not speed: the call ends because the dialog opened, long
+	// before its own 5 s context would have ended it (the figure is logged above).
+	if lag > 2*time.Second {
+		t.Errorf("Click returned %v after the dialog opened: it waited for its deadline instead", lag)
 	}
 	d := w.Current()
 	if !d.Present || d.Type != DialogAlert || d.Message != "Hello from the page" || d.Seq != 1 {

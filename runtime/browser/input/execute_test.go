@@ -104,8 +104,9 @@ func TestExecuteTimeoutStopsScript(t *testing.T) {
 		if KindOf(err) != KindTimeout {
 			t.Fatalf("%s: error %v, want timeout", script, err)
 		}
-		if took > 1500*time.Millisecond {
-			t.Errorf("%s: returned after %v, want about 1 s at most", script, took)
+		// Liveness: the script's 300 ms timeout ended it, not the 10 s context.
+		if took > 5*time.Second {
+			t.Errorf("%s: returned after %v: the script timeout did not stop it", script, took)
 		}
 		res, err := Execute(tctx(t, 5*time.Second), p, "document.querySelector('p').textContent", time.Second, 100)
 		if err != nil || res.Value != `"x"` {
