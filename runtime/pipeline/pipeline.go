@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -100,6 +101,17 @@ type Invocation struct {
 	// own restrictions applied. Children share it.
 	Authority *governance.Authority
 	p         *Pipeline
+
+	notes []string
+}
+
+// Note records a sentence the summary must carry whatever the outcome
+// (e.g. that the browser had to be relaunched); it is said before the
+// handler's own summary.
+func (inv *Invocation) Note(sentence string) {
+	if inv != nil {
+		inv.notes = append(inv.notes, sentence)
+	}
 }
 
 type ctxKey struct{}
@@ -215,6 +227,9 @@ func (p *Pipeline) finish(inv *Invocation, start time.Time, args surface.Args, f
 	text := language.Text{Summary: out.Summary, NextSteps: out.NextSteps}
 	if out.Refusal != nil && text.Summary == "" {
 		text = language.Refusal(inv.Tool, out.Refusal)
+	}
+	if len(inv.notes) > 0 {
+		text.Summary = strings.Join(inv.notes, " ") + " " + text.Summary
 	}
 	text = language.Bounded(text)
 	env.Summary, env.NextSteps = text.Summary, text.NextSteps

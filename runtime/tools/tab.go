@@ -26,10 +26,23 @@ func (s *session) tab(ctx context.Context, handle, target string) (*browser.Tab,
 		}
 	}
 	t, err := s.ws.Resolve(ctx, handle)
+	s.noteRelaunch(ctx)
 	if err != nil {
 		return nil, refusalFor(err, 0)
 	}
 	return t, nil
+}
+
+// relaunchNote is said once, by the first call after the browser had to be
+// started again.
+const relaunchNote = "The browser had stopped and was relaunched; earlier tabs closed."
+
+// noteRelaunch adds the relaunch sentence to this call's summary when the
+// workspace's browser was relaunched since its last call.
+func (s *session) noteRelaunch(ctx context.Context) {
+	if s.ws.TakeRelaunched() {
+		pipeline.FromContext(ctx).Note(relaunchNote)
+	}
 }
 
 // admitPage checks the tab's current page against the call's authority: an

@@ -33,6 +33,7 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 		}
 		f.Created, f.Reused, land = r.Created, r.Reused, r.Landing
 	}
+	s.noteRelaunch(ctx)
 	if err != nil {
 		ref := refusalFor(err, a.TimeoutMs)
 		if f.Tab == "" {
@@ -48,7 +49,7 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 		return f, surface.Outcome{Effect: eff, Readiness: readinessOf(landOr(err, land).Readiness), Refusal: ref}
 	}
 	f.URL, f.Title, f.DocumentGeneration = governedURL(land.URL), title(land.Title), int(land.Generation)
-	out := done(navigateText(f, s.ws.TakeRelaunched()), land.Readiness, surface.EffectApplied, !f.Created)
+	out := done(navigateText(f), land.Readiness, surface.EffectApplied, !f.Created)
 	if land.Dialog != nil {
 		out.Status = surface.StatusBlocked
 		out.Refusal = &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: land.Dialog.Type}
@@ -79,10 +80,7 @@ func navigateSentence(f *surface.BrowserNavigateFacts) string {
 	return fmt.Sprintf("Navigated %s to %s", f.Tab, host)
 }
 
-func navigateText(f *surface.BrowserNavigateFacts, relaunched bool) language.Text {
+func navigateText(f *surface.BrowserNavigateFacts) language.Text {
 	s := navigateSentence(f) + "."
-	if relaunched {
-		s = "The browser had stopped and was relaunched. " + s
-	}
 	return language.Say(s, "Call browser_inspect or browser_find to get targets on the page.")
 }

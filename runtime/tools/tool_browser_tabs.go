@@ -16,6 +16,7 @@ func (h *Handler) BrowserTabs(ctx context.Context, a *surface.BrowserTabsArgs) (
 	switch a.Branch() {
 	case surface.BrowserTabsBranchList:
 		infos, err := s.ws.Tabs(ctx)
+		s.noteRelaunch(ctx)
 		if err != nil {
 			return nil, refused(refusalFor(err, surface.TimeoutMsDefault))
 		}
@@ -29,6 +30,7 @@ func (h *Handler) BrowserTabs(ctx context.Context, a *surface.BrowserTabsArgs) (
 		return f, done(tabsText(f, len(infos)), "", surface.EffectNone, true)
 	case surface.BrowserTabsBranchFocus:
 		r, err := s.ws.Focus(ctx, a.Tab)
+		s.noteRelaunch(ctx)
 		if err != nil {
 			return nil, refused(refusalFor(err, surface.TimeoutMsDefault))
 		}
@@ -36,6 +38,7 @@ func (h *Handler) BrowserTabs(ctx context.Context, a *surface.BrowserTabsArgs) (
 		return f, done(language.Say(fmt.Sprintf("Focused %s.", a.Tab)), "", surface.EffectApplied, true)
 	default: // close
 		r, err := s.ws.Close(ctx, a.Tab)
+		s.noteRelaunch(ctx)
 		if err != nil {
 			return nil, refused(refusalFor(err, surface.TimeoutMsDefault))
 		}
