@@ -32,6 +32,7 @@ func (g *goGen) toolFile(t *ir.Tool) *jen.File {
 		f.Const().Defs(consts...)
 	}
 
+	g.enumConsts(f, name, t.Inputs)
 	keys := g.keys(t)
 	keysVar := lowerFirst(name) + "Keys"
 	var keyLits []jen.Code
@@ -389,4 +390,32 @@ func (g *goGen) methods(f *jen.File, t *ir.Tool, args string) {
 	}
 	f.Comment("SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.")
 	f.Func().Params(jen.Id("o").Op("*").Id(args)).Id("SetTab").Params(jen.Id("tab").String()).Block(set...)
+}
+
+// enumConsts names every value of the tool's own string enums
+// (<Tool><Field><Value>), so the executor never types them again. Enums that
+// are one of the spec's named sets already have typed constants.
+func (g *goGen) enumConsts(f *jen.File, name string, fields []*ir.Field) {
+	var defs []jen.Code
+	for _, fl := range fields {
+		if fl.Type != "string" || len(fl.Enum) == 0 || g.namedEnum(fl.Enum) {
+			continue
+		}
+		for _, v := range fl.Enum {
+			defs = append(defs, jen.Id(name+Camel(fl.Name)+Camel(v)).Op("=").Lit(v))
+		}
+	}
+	if len(defs) > 0 {
+		f.Commentf("Values of %s's enums.", name)
+		f.Const().Defs(defs...)
+	}
+}
+
+func (g *goGen) namedEnum(values []string) bool {
+	for _, e := range g.spec.Enums {
+		if strings.Join(e.Values, ",") == strings.Join(values, ",") {
+			return true
+		}
+	}
+	return false
 }

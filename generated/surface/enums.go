@@ -57,6 +57,19 @@ const (
 // CapabilityValues lists every Capability in spec order.
 var CapabilityValues = []Capability{CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute}
 
+// DialogType is a closed set of the spec.
+type DialogType string
+
+const (
+	DialogTypeAlert        DialogType = "alert"
+	DialogTypeConfirm      DialogType = "confirm"
+	DialogTypePrompt       DialogType = "prompt"
+	DialogTypeBeforeunload DialogType = "beforeunload"
+)
+
+// DialogTypeValues lists every DialogType in spec order.
+var DialogTypeValues = []DialogType{DialogTypeAlert, DialogTypeConfirm, DialogTypePrompt, DialogTypeBeforeunload}
+
 // Rule is a closed set of the spec.
 type Rule string
 

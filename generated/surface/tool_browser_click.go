@@ -30,6 +30,13 @@ const (
 	BrowserClickBranchPoint    = "point"    // A view point.
 )
 
+// Values of BrowserClick's enums.
+const (
+	BrowserClickButtonPrimary   = "primary"
+	BrowserClickButtonMiddle    = "middle"
+	BrowserClickButtonSecondary = "secondary"
+)
+
 var browserClickKeys = []string{"target", "selector", "view", "x", "y", "button", "click_count", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserClick decodes and validates browser_click arguments, filling defaults.

@@ -20,6 +20,15 @@ type BrowserDiagnoseArgs struct {
 	branch               string
 }
 
+// Values of BrowserDiagnose's enums.
+const (
+	BrowserDiagnoseSourceBoth     = "both"
+	BrowserDiagnoseSourceConsole  = "console"
+	BrowserDiagnoseSourceNetwork  = "network"
+	BrowserDiagnoseDetailProblems = "problems"
+	BrowserDiagnoseDetailAll      = "all"
+)
+
 var browserDiagnoseKeys = []string{"source", "detail", "match", "after", "limit", "tab", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserDiagnose decodes and validates browser_diagnose arguments, filling defaults.

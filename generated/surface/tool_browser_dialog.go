@@ -25,6 +25,14 @@ const (
 	BrowserDialogBranchRespond = "respond" // Answer a prompt.
 )
 
+// Values of BrowserDialog's enums.
+const (
+	BrowserDialogActionStatus  = "status"
+	BrowserDialogActionAccept  = "accept"
+	BrowserDialogActionDismiss = "dismiss"
+	BrowserDialogActionRespond = "respond"
+)
+
 var browserDialogKeys = []string{"action", "text", "tab", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserDialog decodes and validates browser_dialog arguments, filling defaults.

@@ -18,6 +18,13 @@ type BrowserFindArgs struct {
 	branch               string
 }
 
+// Values of BrowserFind's enums.
+const (
+	BrowserFindScopeAny     = "any"
+	BrowserFindScopeControl = "control"
+	BrowserFindScopeText    = "text"
+)
+
 var browserFindKeys = []string{"text", "scope", "max_results", "tab", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserFind decodes and validates browser_find arguments, filling defaults.

@@ -19,6 +19,12 @@ type BrowserFlowArgs struct {
 	branch               string
 }
 
+// Values of BrowserFlow's enums.
+const (
+	BrowserFlowOnErrorStop     = "stop"
+	BrowserFlowOnErrorContinue = "continue"
+)
+
 var browserFlowKeys = []string{"steps", "on_error", "dry_run", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserFlow decodes and validates browser_flow arguments, filling defaults.

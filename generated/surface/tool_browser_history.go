@@ -25,6 +25,13 @@ const (
 	BrowserHistoryBranchReload  = "reload"  // Reload.
 )
 
+// Values of BrowserHistory's enums.
+const (
+	BrowserHistoryActionBack    = "back"
+	BrowserHistoryActionForward = "forward"
+	BrowserHistoryActionReload  = "reload"
+)
+
 var browserHistoryKeys = []string{"action", "bypass_cache", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserHistory decodes and validates browser_history arguments, filling defaults.

@@ -27,6 +27,14 @@ const (
 	BrowserInspectBranchDocument  = "document"  // A structure-only tree kept as a snapshot and diffed.
 )
 
+// Values of BrowserInspect's enums.
+const (
+	BrowserInspectScopeControls  = "controls"
+	BrowserInspectScopeStructure = "structure"
+	BrowserInspectScopeAll       = "all"
+	BrowserInspectScopeDocument  = "document"
+)
+
 var browserInspectKeys = []string{"scope", "root", "max_depth", "max_items", "tab", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserInspect decodes and validates browser_inspect arguments, filling defaults.

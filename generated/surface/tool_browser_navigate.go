@@ -20,6 +20,13 @@ type BrowserNavigateArgs struct {
 	branch               string
 }
 
+// Values of BrowserNavigate's enums.
+const (
+	BrowserNavigateReuseDomain         = "domain"
+	BrowserNavigateReuseNever          = "never"
+	BrowserNavigateBeforeunloadDiscard = "discard"
+)
+
 var browserNavigateKeys = []string{"url", "new_tab", "reuse", "beforeunload", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserNavigate decodes and validates browser_navigate arguments, filling defaults.

@@ -18,6 +18,12 @@ type BrowserReadArgs struct {
 	branch               string
 }
 
+// Values of BrowserRead's enums.
+const (
+	BrowserReadModeArticle = "article"
+	BrowserReadModeVisible = "visible"
+)
+
 var browserReadKeys = []string{"target", "mode", "max_chars", "tab", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserRead decodes and validates browser_read arguments, filling defaults.

@@ -28,6 +28,15 @@ const (
 	BrowserRecordBranchDiscard = "discard" // Erase it.
 )
 
+// Values of BrowserRecord's enums.
+const (
+	BrowserRecordActionStart   = "start"
+	BrowserRecordActionStatus  = "status"
+	BrowserRecordActionStop    = "stop"
+	BrowserRecordActionSave    = "save"
+	BrowserRecordActionDiscard = "discard"
+)
+
 var browserRecordKeys = []string{"action", "recording", "target", "download", "tab", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserRecord decodes and validates browser_record arguments, filling defaults.

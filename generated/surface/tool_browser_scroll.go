@@ -30,6 +30,18 @@ const (
 	BrowserScrollBranchWheel  = "wheel"  // Wheel at a view point.
 )
 
+// Values of BrowserScroll's enums.
+const (
+	BrowserScrollDirectionUp    = "up"
+	BrowserScrollDirectionDown  = "down"
+	BrowserScrollDirectionLeft  = "left"
+	BrowserScrollDirectionRight = "right"
+	BrowserScrollAmountSmall    = "small"
+	BrowserScrollAmountMedium   = "medium"
+	BrowserScrollAmountLarge    = "large"
+	BrowserScrollAmountPage     = "page"
+)
+
 var browserScrollKeys = []string{"target", "direction", "amount", "view", "x", "y", "ticks", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserScroll decodes and validates browser_scroll arguments, filling defaults.

@@ -23,6 +23,13 @@ const (
 	BrowserTabsBranchClose = "close" // Closes an exact tab.
 )
 
+// Values of BrowserTabs's enums.
+const (
+	BrowserTabsActionList  = "list"
+	BrowserTabsActionFocus = "focus"
+	BrowserTabsActionClose = "close"
+)
+
 var browserTabsKeys = []string{"action", "tab", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserTabs decodes and validates browser_tabs arguments, filling defaults.

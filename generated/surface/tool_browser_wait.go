@@ -32,6 +32,18 @@ const (
 	BrowserWaitBranchDuration        = "duration"         // Wait value ms.
 )
 
+// Values of BrowserWait's enums.
+const (
+	BrowserWaitConditionLoadReady       = "load_ready"
+	BrowserWaitConditionURLContains     = "url_contains"
+	BrowserWaitConditionTextPresent     = "text_present"
+	BrowserWaitConditionTextAbsent      = "text_absent"
+	BrowserWaitConditionTargetPresent   = "target_present"
+	BrowserWaitConditionTargetAbsent    = "target_absent"
+	BrowserWaitConditionSelectorPresent = "selector_present"
+	BrowserWaitConditionDuration        = "duration"
+)
+
 var browserWaitKeys = []string{"condition", "value", "target", "selector", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserWait decodes and validates browser_wait arguments, filling defaults.

@@ -25,6 +25,12 @@ const (
 	BrowserWindowBranchResize = "resize" // Resizes the window; affects every tab in it.
 )
 
+// Values of BrowserWindow's enums.
+const (
+	BrowserWindowActionZoom   = "zoom"
+	BrowserWindowActionResize = "resize"
+)
+
 var browserWindowKeys = []string{"action", "percent", "width", "height", "tab", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserWindow decodes and validates browser_window arguments, filling defaults.

@@ -1,6 +1,8 @@
 package browser
 
 import (
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+
 	"log/slog"
 	"time"
 )
@@ -14,22 +16,22 @@ const (
 
 // Reuse policies for opening a tab without a handle.
 const (
-	ReuseDomain = "domain" // adopt an unbound tab on the same host when one exists
-	ReuseNever  = "never"  // always open a fresh tab
+	ReuseDomain = surface.BrowserNavigateReuseDomain // adopt an unbound tab on the same host when one exists
+	ReuseNever  = surface.BrowserNavigateReuseNever  // always open a fresh tab
 )
 
 // History actions.
 const (
-	HistoryBack    = "back"
-	HistoryForward = "forward"
-	HistoryReload  = "reload"
+	HistoryBack    = surface.BrowserHistoryActionBack
+	HistoryForward = surface.BrowserHistoryActionForward
+	HistoryReload  = surface.BrowserHistoryActionReload
 )
 
 // Readiness values, as document.readyState reports them.
 const (
-	ReadyLoading     = "loading"
-	ReadyInteractive = "interactive"
-	ReadyComplete    = "complete"
+	ReadyLoading     = string(surface.ReadinessLoading)
+	ReadyInteractive = string(surface.ReadinessInteractive)
+	ReadyComplete    = string(surface.ReadinessComplete)
 )
 
 // Config says how the executor finds or starts its browser. The zero value of every

@@ -1,6 +1,8 @@
 package browser
 
 import (
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,10 +15,10 @@ import (
 
 // Dialog types as Chromium reports them.
 const (
-	DialogAlert        = "alert"
-	DialogConfirm      = "confirm"
-	DialogPrompt       = "prompt"
-	DialogBeforeUnload = "beforeunload"
+	DialogAlert        = string(surface.DialogTypeAlert)
+	DialogConfirm      = string(surface.DialogTypeConfirm)
+	DialogPrompt       = string(surface.DialogTypePrompt)
+	DialogBeforeUnload = string(surface.DialogTypeBeforeunload)
 )
 
 // DialogState is a JavaScript dialog blocking a tab. Message and DefaultPrompt are page

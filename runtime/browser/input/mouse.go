@@ -1,6 +1,8 @@
 package input
 
 import (
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+
 	"context"
 	"math"
 
@@ -20,9 +22,9 @@ var mouseButtons = map[string]struct {
 	button proto.InputMouseButton
 	bit    int
 }{
-	"primary":   {proto.InputMouseButtonLeft, 1},
-	"secondary": {proto.InputMouseButtonRight, 2},
-	"middle":    {proto.InputMouseButtonMiddle, 4},
+	surface.BrowserClickButtonPrimary:   {proto.InputMouseButtonLeft, 1},
+	surface.BrowserClickButtonSecondary: {proto.InputMouseButtonRight, 2},
+	surface.BrowserClickButtonMiddle:    {proto.InputMouseButtonMiddle, 4},
 }
 
 func intp(v int) *int { return &v }

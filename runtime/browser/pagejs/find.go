@@ -1,15 +1,17 @@
 package pagejs
 
 import (
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+
 	"context"
 	"strings"
 )
 
 // Find scopes.
 const (
-	FindAny     = "any"
-	FindControl = "control"
-	FindText    = "text"
+	FindAny     = surface.BrowserFindScopeAny
+	FindControl = surface.BrowserFindScopeControl
+	FindText    = surface.BrowserFindScopeText
 )
 
 // FindRequest searches the whole rendered document by visible or

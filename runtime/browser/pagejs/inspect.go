@@ -1,5 +1,8 @@
 package pagejs
 
+import (
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+)
 import "context"
 
 // State is a control's state; false flags are omitted from JSON.
@@ -28,9 +31,9 @@ type Item struct {
 
 // Inspect scopes.
 const (
-	ScopeControls  = "controls"
-	ScopeStructure = "structure"
-	ScopeAll       = "all"
+	ScopeControls  = surface.BrowserInspectScopeControls
+	ScopeStructure = surface.BrowserInspectScopeStructure
+	ScopeAll       = surface.BrowserInspectScopeAll
 )
 
 // InspectRequest bounds one inspect walk. Zero NameMax and nil

@@ -1,6 +1,8 @@
 package pagejs
 
 import (
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+
 	"context"
 	"strings"
 	"unicode/utf8"
@@ -8,8 +10,8 @@ import (
 
 // Read modes.
 const (
-	ReadArticle = "article"
-	ReadVisible = "visible"
+	ReadArticle = surface.BrowserReadModeArticle
+	ReadVisible = surface.BrowserReadModeVisible
 )
 
 // ReadRequest asks for bounded prose. Target (an element id) overrides Mode.
