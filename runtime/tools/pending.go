@@ -13,10 +13,6 @@ func pending() surface.Outcome {
 	return refused(&surface.Refusal{Reason: surface.ReasonNotSupported, Message: "not implemented yet"})
 }
 
-func (h *Handler) BrowserDiagnose(ctx context.Context, a *surface.BrowserDiagnoseArgs) (*surface.BrowserDiagnoseFacts, surface.Outcome) {
-	return nil, pending()
-}
-
 func (h *Handler) BrowserRecord(ctx context.Context, a *surface.BrowserRecordArgs) (*surface.BrowserRecordFacts, surface.Outcome) {
 	return nil, pending()
 }

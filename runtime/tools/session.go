@@ -7,6 +7,7 @@ import (
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/evidence"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 )
 
@@ -21,6 +22,7 @@ type session struct {
 	views     *views
 	snapshots map[string]*snapshot // by tab handle: the current document snapshot
 	snapSeq   uint64
+	evidence  map[*browser.Tab]*evidence.Collector // browser_diagnose tracking, per tab
 }
 
 type world struct {
