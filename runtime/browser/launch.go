@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"errors"
+	"github.com/go-rod/rod"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -165,4 +166,20 @@ func Launch(ctx context.Context, cfg Config) (controlURL string, stop func(), er
 		return "", nil, err
 	}
 	return u, func() { _ = p.stop(cfg.CloseTimeout) }, nil
+}
+
+// LaunchRod launches like Launch and connects rod to the browser under a
+// long-lived context (rod derives its event subscriptions from the context
+// Connect runs under). stop closes the connection and the browser.
+func LaunchRod(ctx context.Context, cfg Config) (*rod.Browser, func(), error) {
+	u, stop, err := Launch(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	b := rod.New().ControlURL(u).NoDefaultDevice()
+	if err := b.Connect(); err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return b, func() { _ = b.Close(); stop() }, nil
 }

@@ -31,37 +31,14 @@ func TestMain(m *testing.M) {
 }
 
 func runMain(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "ghostlight-input-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "temp dir:", err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-
 	// The same launch as the executor's (flags, private profile, cleanup).
-	u, stopBrowser, err := browser.Launch(context.Background(), browser.Config{Headless: true, Path: os.Getenv("GHOSTLIGHT_BROWSER")})
+	b, stopBrowser, err := browser.LaunchRod(context.Background(), browser.Config{Headless: true, Path: os.Getenv("GHOSTLIGHT_BROWSER")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "launch:", err)
 		return 1
 	}
 	defer stopBrowser()
-	// Connect under a long-lived context: rod derives its event hub from the context Connect runs under,
-	// so a cancelled connect context would silently stop every event subscription.
-	b := rod.New().ControlURL(u).NoDefaultDevice()
-	connected := make(chan error, 1)
-	go func() { connected <- b.Connect() }()
-	select {
-	case err := <-connected:
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "connect:", err)
-			return 1
-		}
-	case <-time.After(20 * time.Second):
-		fmt.Fprintln(os.Stderr, "connect: timed out")
-		return 1
-	}
 	testBrowser = b
-	defer testBrowser.Close()
 
 	testServer = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		html, ok := pages.Load(r.URL.Path)

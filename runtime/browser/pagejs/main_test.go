@@ -62,25 +62,14 @@ func TestMain(m *testing.M) {
 }
 
 func runMain(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "pagejs-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
 	// The same launch as the executor's (flags, private profile, cleanup).
-	u, stopBrowser, err := browser.Launch(context.Background(), browser.Config{Headless: true, Path: os.Getenv("GHOSTLIGHT_BROWSER")})
+	b, stopBrowser, err := browser.LaunchRod(context.Background(), browser.Config{Headless: true, Path: os.Getenv("GHOSTLIGHT_BROWSER")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "launch:", err)
 		return 1
 	}
 	defer stopBrowser()
-	testBrowser = rod.New().ControlURL(u).NoDefaultDevice()
-	if err := testBrowser.Connect(); err != nil {
-		fmt.Fprintln(os.Stderr, "pagejs tests: connect:", err)
-		return 1
-	}
-	defer testBrowser.Close()
+	testBrowser = b
 	siteA, siteB = newSite(), newSite()
 	defer siteA.srv.Close()
 	defer siteB.srv.Close()

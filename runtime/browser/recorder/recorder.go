@@ -1,0 +1,303 @@
+// Package recorder records one page's screencast into memory and encodes it
+// as a GIF. It knows nothing of MCP or governance: callers pass their bounds
+// as Limits. Frames and encoded bytes live only in memory; nothing here
+// writes a file, a log line or an audit record.
+package recorder
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// States of a recording.
+const (
+	StateRecording = "recording"
+	StateStopped   = "stopped"
+	StateDiscarded = "discarded"
+	StateExpired   = "expired"
+)
+
+// Stop reasons.
+const (
+	StopRequested = "requested"  // stop was asked for
+	StopSaved     = "saved"      // save stopped an active recording
+	StopTimeLimit = "time_limit" // the recording reached Limits.MaxDuration
+	StopPageGone  = "page_gone"  // the page went away
+)
+
+// ErrUnavailable is returned when the frames are gone (discarded, expired or
+// never captured).
+var ErrUnavailable = errors.New("recorder: the recording is no longer available")
+
+// Limits bound a recording.
+type Limits struct {
+	MaxDuration time.Duration // auto-stop after this long
+	Retention   time.Duration // frames are erased this long after the stop
+	MaxFrames   int           // frames kept in memory
+	MaxEdge     int           // longest edge of a frame, px
+}
+
+type frame struct {
+	data []byte // JPEG as Chromium sent it
+	at   time.Time
+}
+
+// Recorder holds one page's screencast frames.
+type Recorder struct {
+	page *rod.Page
+	lim  Limits
+	gap  time.Duration // minimum spacing of kept frames; doubles when full
+	stop context.CancelFunc
+	done chan struct{}
+
+	mu         sync.Mutex
+	state      string
+	frames     []frame
+	pending    *frame // newest frame not yet kept (it arrived inside gap)
+	captured   int
+	started    time.Time
+	stopped    time.Time
+	stopReason string
+	autoStop   *time.Timer
+	expire     *time.Timer
+}
+
+// Start begins a screencast of page. The subscription lives under the
+// page's own context; ctx bounds only the setup calls.
+func Start(ctx context.Context, page *rod.Page, lim Limits) (*Recorder, error) {
+	if lim.MaxFrames < 2 {
+		lim.MaxFrames = 2
+	}
+	r := &Recorder{page: page, lim: lim, state: StateRecording, done: make(chan struct{}), started: time.Now()}
+	// Sample so that a recording of the longest duration just fits the
+	// frame bound; the GIF cannot show delays below 10 ms anyway.
+	r.gap = lim.MaxDuration / time.Duration(lim.MaxFrames)
+	sub, stop := context.WithCancel(page.GetContext())
+	r.stop = stop
+	p := page.Context(sub)
+	wait := p.EachEvent(func(e *proto.PageScreencastFrame) {
+		_ = proto.PageScreencastFrameAck{SessionID: e.SessionID}.Call(p)
+		r.add(e.Data)
+	})
+	go func() {
+		defer close(r.done)
+		wait()
+		r.mu.Lock()
+		gone := r.state == StateRecording
+		r.mu.Unlock()
+		if gone {
+			r.finish(StopPageGone)
+		}
+	}()
+	q := 80
+	edge := lim.MaxEdge
+	err := proto.PageStartScreencast{Format: proto.PageStartScreencastFormatJpeg, Quality: &q, MaxWidth: &edge, MaxHeight: &edge, EveryNthFrame: nil}.Call(page.Context(ctx))
+	if err != nil {
+		r.stop()
+		<-r.done
+		return nil, err
+	}
+	r.mu.Lock()
+	r.autoStop = time.AfterFunc(lim.MaxDuration, func() { r.Stop(context.Background(), StopTimeLimit) })
+	r.mu.Unlock()
+	return r, nil
+}
+
+// add keeps one frame: a duplicate of the last kept frame is merged into it,
+// a frame inside the sampling gap waits as pending (a newer one replaces
+// it), and a full buffer is thinned to every other frame with the gap
+// doubled, so the replay always spans the whole recording.
+func (r *Recorder) add(data []byte) {
+	now := time.Now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state != StateRecording {
+		return
+	}
+	r.captured++
+	r.keep(frame{data: data, at: now})
+}
+
+func (r *Recorder) keep(f frame) {
+	if n := len(r.frames); n > 0 {
+		last := r.frames[n-1]
+		if bytes.Equal(last.data, f.data) {
+			r.pending = nil
+			return
+		}
+		if f.at.Sub(last.at) < r.gap {
+			r.pending = &f
+			return
+		}
+	}
+	r.pending = nil
+	if len(r.frames) >= r.lim.MaxFrames {
+		thin := r.frames[:0]
+		for i := range r.frames {
+			if i%2 == 0 {
+				thin = append(thin, r.frames[i])
+			}
+		}
+		clear(r.frames[len(thin):])
+		r.frames = thin
+		r.gap *= 2
+	}
+	r.frames = append(r.frames, f)
+}
+
+// Stop captures a final frame, stops the screencast and freezes the
+// recording; a stopped recording is left as it is.
+func (r *Recorder) Stop(ctx context.Context, reason string) {
+	r.mu.Lock()
+	if r.state != StateRecording {
+		r.mu.Unlock()
+		return
+	}
+	r.mu.Unlock()
+	if final, err := r.finalFrame(ctx); err == nil {
+		r.mu.Lock()
+		if r.state == StateRecording {
+			r.captured++
+			r.keep(frame{data: final, at: time.Now()})
+		}
+		r.mu.Unlock()
+	}
+	_ = proto.PageStopScreencast{}.Call(r.page.Context(ctx))
+	r.finish(reason)
+}
+
+// finish freezes the recording and arms its retention.
+func (r *Recorder) finish(reason string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state != StateRecording {
+		return
+	}
+	if r.pending != nil {
+		if len(r.frames) >= r.lim.MaxFrames {
+			r.frames[len(r.frames)-1] = *r.pending
+		} else {
+			r.frames = append(r.frames, *r.pending)
+		}
+		r.pending = nil
+	}
+	r.state, r.stopReason, r.stopped = StateStopped, reason, time.Now()
+	if r.autoStop != nil {
+		r.autoStop.Stop()
+	}
+	r.expire = time.AfterFunc(r.lim.Retention, func() { r.erase(StateExpired) })
+	go r.stop()
+}
+
+// finalFrame captures the viewport now as a JPEG no larger than the
+// screencast's frames: a page that does not repaint sends no frame.
+func (r *Recorder) finalFrame(ctx context.Context) ([]byte, error) {
+	p := r.page.Context(ctx)
+	m, err := proto.PageGetLayoutMetrics{}.Call(p)
+	if err != nil || m.CSSVisualViewport == nil {
+		return nil, errors.New("recorder: no layout metrics")
+	}
+	vv := m.CSSVisualViewport
+	w, h := vv.ClientWidth, vv.ClientHeight
+	if w <= 0 || h <= 0 {
+		return nil, errors.New("recorder: empty viewport")
+	}
+	scale := 1.0
+	if edge := float64(r.lim.MaxEdge); w > edge || h > edge {
+		scale = min(edge/w, edge/h)
+	}
+	q := 80
+	res, err := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatJpeg, Quality: &q,
+		Clip: &proto.PageViewport{X: vv.PageX, Y: vv.PageY, Width: w, Height: h, Scale: scale}}.Call(p)
+	if err != nil {
+		return nil, err
+	}
+	return res.Data, nil
+}
+
+// erase drops the frames for good.
+func (r *Recorder) erase(state string) {
+	r.mu.Lock()
+	if r.state == StateDiscarded || r.state == StateExpired {
+		r.mu.Unlock()
+		return
+	}
+	recording := r.state == StateRecording
+	r.state, r.frames, r.pending = state, nil, nil
+	if r.autoStop != nil {
+		r.autoStop.Stop()
+	}
+	if r.expire != nil {
+		r.expire.Stop()
+	}
+	if r.stopped.IsZero() {
+		r.stopped = time.Now()
+	}
+	r.mu.Unlock()
+	if recording {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_ = proto.PageStopScreencast{}.Call(r.page.Context(ctx))
+		cancel()
+	}
+	r.stop()
+}
+
+// Discard erases the frames now.
+func (r *Recorder) Discard() { r.erase(StateDiscarded) }
+
+// Status is a recording's state.
+type Status struct {
+	State          string
+	StopReason     string
+	StopDeadline   time.Duration // while recording: time until auto-stop
+	RetentionLeft  time.Duration // while stopped: time until erased
+	FramesKept     int
+	FramesCaptured int
+	Duration       time.Duration // recorded so far, or in all
+}
+
+// Status reports the recording's state and deadlines.
+func (r *Recorder) Status() Status {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := time.Now()
+	s := Status{State: r.state, StopReason: r.stopReason, FramesKept: len(r.frames), FramesCaptured: r.captured}
+	switch r.state {
+	case StateRecording:
+		s.StopDeadline = max(0, r.lim.MaxDuration-now.Sub(r.started))
+		s.Duration = now.Sub(r.started)
+	case StateStopped:
+		left := r.lim.Retention - now.Sub(r.stopped)
+		if left <= 0 {
+			// The timer is about to fire: the frames are as good as gone.
+			s.State = StateExpired
+			break
+		}
+		s.RetentionLeft = left
+		s.Duration = r.stopped.Sub(r.started)
+	}
+	return s
+}
+
+// Page is the recorded page.
+func (r *Recorder) Page() *rod.Page { return r.page }
+
+// snapshot copies the frame list (not the bytes) and the end time.
+func (r *Recorder) snapshot() ([]frame, time.Time, time.Time, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state != StateStopped || len(r.frames) == 0 || time.Since(r.stopped) >= r.lim.Retention {
+		return nil, time.Time{}, time.Time{}, ErrUnavailable
+	}
+	return append([]frame(nil), r.frames...), r.started, r.stopped, nil
+}
+
+// decodeBase64 is a helper for frames that arrive as base64 text.
+func decodeBase64(s string) ([]byte, error) { return base64.StdEncoding.DecodeString(s) }
