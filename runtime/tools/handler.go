@@ -73,8 +73,17 @@ func (h *Handler) session(ctx context.Context) *session {
 // Release ends a session: its tabs close and its handles are forgotten.
 func (h *Handler) Release(ctx context.Context, id string) error {
 	h.mu.Lock()
+	s := h.sessions[id]
 	delete(h.sessions, id)
 	h.mu.Unlock()
+	if s != nil {
+		s.mu.Lock()
+		recs := s.recordings
+		s.mu.Unlock()
+		if recs != nil {
+			recs.discardAll() // frames never outlive their session
+		}
+	}
 	return h.b.ReleaseWorkspace(ctx, id)
 }
 

@@ -17,12 +17,13 @@ type session struct {
 	h  *Handler
 	ws *browser.Workspace
 
-	mu        sync.Mutex
-	worlds    map[*browser.Tab]*world
-	views     *views
-	snapshots map[string]*snapshot // by tab handle: the current document snapshot
-	snapSeq   uint64
-	evidence  map[*browser.Tab]*evidence.Collector // browser_diagnose tracking, per tab
+	mu         sync.Mutex
+	worlds     map[*browser.Tab]*world
+	views      *views
+	snapshots  map[string]*snapshot // by tab handle: the current document snapshot
+	snapSeq    uint64
+	evidence   map[*browser.Tab]*evidence.Collector // browser_diagnose tracking, per tab
+	recordings *recordings                          // browser_record, made on first use
 }
 
 type world struct {

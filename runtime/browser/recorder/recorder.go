@@ -7,7 +7,6 @@ package recorder
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"errors"
 	"sync"
 	"time"
@@ -42,6 +41,9 @@ type Limits struct {
 	Retention   time.Duration // frames are erased this long after the stop
 	MaxFrames   int           // frames kept in memory
 	MaxEdge     int           // longest edge of a frame, px
+	// CallTimeout bounds the browser calls the recorder makes on its own
+	// (the auto-stop, stopping a discarded screencast).
+	CallTimeout time.Duration
 }
 
 type frame struct {
@@ -98,14 +100,18 @@ func Start(ctx context.Context, page *rod.Page, lim Limits) (*Recorder, error) {
 	}()
 	q := 80
 	edge := lim.MaxEdge
-	err := proto.PageStartScreencast{Format: proto.PageStartScreencastFormatJpeg, Quality: &q, MaxWidth: &edge, MaxHeight: &edge, EveryNthFrame: nil}.Call(page.Context(ctx))
+	err := proto.PageStartScreencast{Format: proto.PageStartScreencastFormatJpeg, Quality: &q, MaxWidth: &edge, MaxHeight: &edge}.Call(page.Context(ctx))
 	if err != nil {
 		r.stop()
 		<-r.done
 		return nil, err
 	}
 	r.mu.Lock()
-	r.autoStop = time.AfterFunc(lim.MaxDuration, func() { r.Stop(context.Background(), StopTimeLimit) })
+	r.autoStop = time.AfterFunc(lim.MaxDuration, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), lim.CallTimeout)
+		defer cancel()
+		r.Stop(ctx, StopTimeLimit)
+	})
 	r.mu.Unlock()
 	return r, nil
 }
@@ -242,7 +248,7 @@ func (r *Recorder) erase(state string) {
 	}
 	r.mu.Unlock()
 	if recording {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), r.lim.CallTimeout)
 		_ = proto.PageStopScreencast{}.Call(r.page.Context(ctx))
 		cancel()
 	}
@@ -298,6 +304,3 @@ func (r *Recorder) snapshot() ([]frame, time.Time, time.Time, error) {
 	}
 	return append([]frame(nil), r.frames...), r.started, r.stopped, nil
 }
-
-// decodeBase64 is a helper for frames that arrive as base64 text.
-func decodeBase64(s string) ([]byte, error) { return base64.StdEncoding.DecodeString(s) }

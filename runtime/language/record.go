@@ -1,0 +1,77 @@
+package language
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Sentences of browser_record. A saved replay's sentence says how long it
+// plays and where it went; frame counts and bytes stay in the facts.
+
+const (
+	stepRecordSave  = `Do the work to record, then call browser_record with action "save" to get the GIF.`
+	stepRecordStart = `Call browser_record with action "start" to record again.`
+)
+
+// Seconds words a duration in ms as seconds with at most one decimal.
+func Seconds(ms int) string {
+	s := strconv.FormatFloat(float64(ms)/1000, 'f', 1, 64)
+	if len(s) > 2 && s[len(s)-2:] == ".0" {
+		s = s[:len(s)-2]
+	}
+	if s == "1" {
+		return "1 second"
+	}
+	return s + " seconds"
+}
+
+// RecordStarted words a started recording.
+func RecordStarted(tab, rec string, stopDeadlineMs int) Text {
+	return Say(fmt.Sprintf("Started recording %s as %s; it stops by itself after %s.", tab, rec, Seconds(stopDeadlineMs)), stepRecordSave)
+}
+
+// RecordStatus words a status read.
+func RecordStatus(rec, state string, stopDeadlineMs, retentionMs int) Text {
+	switch state {
+	case "recording":
+		return Say(fmt.Sprintf("%s is recording; it stops by itself in %s.", rec, Seconds(stopDeadlineMs)), stepRecordSave)
+	case "stopped":
+		return Say(fmt.Sprintf("%s is stopped and can be saved for %s more.", rec, Seconds(retentionMs)), `Call browser_record with action "save" to get the GIF.`)
+	case "discarded":
+		return Say(fmt.Sprintf("%s was discarded; its frames are erased.", rec), stepRecordStart)
+	}
+	return Say(fmt.Sprintf("%s expired; its frames are erased.", rec), stepRecordStart)
+}
+
+// RecordStopped words a stop.
+func RecordStopped(rec string, already bool, retentionMs int) Text {
+	if already {
+		return Say(fmt.Sprintf("%s was already stopped; it can be saved for %s more.", rec, Seconds(retentionMs)))
+	}
+	return Say(fmt.Sprintf("Stopped %s; it can be saved for %s.", rec, Seconds(retentionMs)), `Call browser_record with action "save" to get the GIF.`)
+}
+
+// RecordSaved words a delivered replay: how long it plays and where it went.
+// reduced says it was scaled down or thinned to fit the image bound.
+func RecordSaved(rec string, durationMs int, delivery, target string, reduced bool) Text {
+	where := "returned it to you as a GIF"
+	switch delivery {
+	case "target":
+		where = "attached it as a GIF to the file input " + target
+	case "download":
+		where = "had the browser download it as a GIF file"
+	}
+	s := fmt.Sprintf("Saved %s, a replay that plays for %s, and %s.", rec, Seconds(durationMs), where)
+	if reduced {
+		s += " It was reduced to fit the image size bound."
+	}
+	return Say(s)
+}
+
+// RecordDiscarded words a discard.
+func RecordDiscarded(rec string, already bool) Text {
+	if already {
+		return Say(fmt.Sprintf("%s was already erased.", rec), stepRecordStart)
+	}
+	return Say(fmt.Sprintf("Discarded %s; its frames are erased.", rec), stepRecordStart)
+}

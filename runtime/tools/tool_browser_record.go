@@ -1,0 +1,320 @@
+package tools
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/ysmood/gson"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/recorder"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
+)
+
+// recordPrefix starts a recording handle: "rec_<n>".
+const recordPrefix = surface.HandlePrefixRecording + "_"
+
+// recordEdge is the longest edge of a recorded frame: half the edge of a
+// returned image, so a replay of the longest recording stays near the image
+// byte bound without being scaled again.
+const recordEdge = surface.ImageEdgePxMax / 2
+
+// recordLimits are the recorder's bounds, all from generated constants.
+var recordLimits = recorder.Limits{
+	MaxDuration: time.Duration(surface.RecordMsMax) * time.Millisecond,
+	Retention:   time.Duration(surface.RecordRetentionMsMax) * time.Millisecond,
+	MaxFrames:   surface.RecordFramesMax,
+	MaxEdge:     recordEdge,
+	CallTimeout: time.Duration(surface.TimeoutMsDefault) * time.Millisecond,
+}
+
+// recordings are a session's recordings, by handle. Frames live in the
+// recorders' memory only.
+type recordings struct {
+	mu   sync.Mutex
+	seq  int
+	byID map[string]*recording
+}
+
+type recording struct {
+	handle string
+	tab    *browser.Tab
+	r      *recorder.Recorder
+}
+
+func (s *session) recs() *recordings {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.recordings == nil {
+		s.recordings = &recordings{byID: map[string]*recording{}}
+	}
+	return s.recordings
+}
+
+// live reports whether a recording still holds (or gathers) frames.
+func live(state string) bool {
+	return state == recorder.StateRecording || state == recorder.StateStopped
+}
+
+// resolve finds the named recording, or the only live one when none is named.
+func (rs *recordings) resolve(handle string) (*recording, *surface.Refusal) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if handle != "" {
+		if rec := rs.byID[handle]; rec != nil {
+			return rec, nil
+		}
+		return nil, &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Message: "that recording is not one of this session's"}
+	}
+	var found []*recording
+	for _, rec := range rs.byID {
+		if live(rec.r.Status().State) {
+			found = append(found, rec)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Message: `this session has no recording to use; start one with action "start"`}
+	case 1:
+		return found[0], nil
+	}
+	return nil, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/recording",
+		Message: fmt.Sprintf("%d recordings could be meant; name one", len(found))}
+}
+
+// activeOn is the recording currently recording the tab's page, if any.
+func (rs *recordings) activeOn(t *browser.Tab) *recording {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for _, rec := range rs.byID {
+		if rec.tab == t && rec.r.Page() == t.Page() && rec.r.Status().State == recorder.StateRecording {
+			return rec
+		}
+	}
+	return nil
+}
+
+// BrowserRecord records a tab's screencast into memory and delivers it as a
+// GIF. Frames and GIF bytes never reach disk, logs or audit (a download is
+// the browser's own file).
+func (h *Handler) BrowserRecord(ctx context.Context, a *surface.BrowserRecordArgs) (*surface.BrowserRecordFacts, surface.Outcome) {
+	s := h.session(ctx)
+	ctx, cancel := deadline(ctx, 0)
+	defer cancel()
+	if a.Branch() == surface.BrowserRecordBranchStart {
+		return s.recordStart(ctx, a)
+	}
+	if a.Download {
+		// Checked before anything changes: a save must not auto-stop and
+		// then refuse.
+		return nil, refused(&surface.Refusal{Reason: surface.ReasonNotSupported, Pointer: "/download",
+			Message: "download delivery is not available yet; save without download to get the GIF, or with target to attach it to a file input"})
+	}
+	rec, r := s.recs().resolve(a.Recording)
+	if r != nil {
+		return nil, refused(r)
+	}
+	st := rec.r.Status()
+	f := &surface.BrowserRecordFacts{Tab: rec.tab.Handle(), Recording: rec.handle}
+	switch a.Branch() {
+	case surface.BrowserRecordBranchStatus:
+		fillStatus(f, st)
+		return f, done(language.RecordStatus(rec.handle, f.State, f.StopDeadlineMs, f.RetentionMs), "", surface.EffectNone, true)
+	case surface.BrowserRecordBranchDiscard:
+		already := !live(st.State)
+		rec.r.Discard()
+		fillStatus(f, rec.r.Status())
+		eff := surface.EffectApplied
+		if already {
+			eff = surface.EffectNone
+		}
+		return f, done(language.RecordDiscarded(rec.handle, already), "", eff, true)
+	}
+	if !live(st.State) {
+		return nil, refused(unavailable(rec.handle, st.State))
+	}
+	switch a.Branch() {
+	case surface.BrowserRecordBranchStop:
+		already := st.State == recorder.StateStopped
+		rec.r.Stop(ctx, recorder.StopRequested)
+		fillStatus(f, rec.r.Status())
+		eff := surface.EffectApplied
+		if already {
+			eff = surface.EffectNone
+		}
+		return f, done(language.RecordStopped(rec.handle, already, f.RetentionMs), "", eff, true)
+	}
+	return s.recordSave(ctx, a, rec, f)
+}
+
+func unavailable(handle, state string) *surface.Refusal {
+	return &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording",
+		Message: fmt.Sprintf("%s was %s and its frames are erased", handle, state)}
+}
+
+func fillStatus(f *surface.BrowserRecordFacts, st recorder.Status) {
+	f.State, f.StopReason = st.State, st.StopReason
+	f.StopDeadlineMs = int(st.StopDeadline.Milliseconds())
+	f.RetentionMs = int(st.RetentionLeft.Milliseconds())
+	f.FramesKept, f.FramesCaptured = st.FramesKept, st.FramesCaptured
+	f.DurationMs = int(st.Duration.Milliseconds())
+}
+
+// recordStart starts a screencast of the tab's page.
+func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs) (*surface.BrowserRecordFacts, surface.Outcome) {
+	t, r := s.tab(ctx, a.Tab, "")
+	if r != nil {
+		return nil, refused(r)
+	}
+	rs := s.recs()
+	if old := rs.activeOn(t); old != nil {
+		return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Tab: t.Handle(),
+			Message: old.handle + " is already recording this tab; stop or save it first"})
+	}
+	var rec *recorder.Recorder
+	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
+		page := t.Page()
+		if page == nil {
+			return refusalFor(&browser.Error{Kind: browser.KindTabGone, Op: "record", Tab: t.Handle()}, 0)
+		}
+		var err error
+		if rec, err = recorder.Start(ctx, page, recordLimits); err != nil {
+			return refusalFor(err, surface.TimeoutMsDefault)
+		}
+		return nil
+	})
+	if r != nil {
+		return nil, refused(r)
+	}
+	rs.mu.Lock()
+	rs.seq++
+	handle := recordPrefix + strconv.Itoa(rs.seq)
+	rs.byID[handle] = &recording{handle: handle, tab: t, r: rec}
+	rs.mu.Unlock()
+	f := &surface.BrowserRecordFacts{Tab: t.Handle(), Recording: handle}
+	fillStatus(f, rec.Status())
+	f.StopDeadlineMs = surface.RecordMsMax
+	return f, done(language.RecordStarted(f.Tab, handle, f.StopDeadlineMs), "", surface.EffectApplied, false)
+}
+
+// recordSave stops an active recording, encodes the GIF in memory and
+// delivers it to the client or to a file input.
+func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, rec *recording, f *surface.BrowserRecordFacts) (*surface.BrowserRecordFacts, surface.Outcome) {
+	stopped := false
+	if rec.r.Status().State == recorder.StateRecording {
+		rec.r.Stop(ctx, recorder.StopSaved)
+		stopped = true
+	}
+	g, err := rec.r.Encode(surface.ImageBytesMax)
+	if err != nil {
+		st := rec.r.Status()
+		if err == recorder.ErrTooLarge {
+			return nil, refused(&surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Rule: surface.RuleMaximum,
+				Limit: strconv.Itoa(surface.ImageBytesMax), Message: "the replay cannot be reduced under the image byte bound"})
+		}
+		if !live(st.State) {
+			return nil, refused(unavailable(rec.handle, st.State))
+		}
+		return nil, refused(&surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Message: "the recording holds no frame"})
+	}
+	fillStatus(f, rec.r.Status())
+	f.DurationMs = int(g.Duration.Milliseconds())
+	f.FramesKept, f.FramesCaptured = g.FramesKept, g.FramesCaptured
+	f.Bytes, f.Width, f.Height = len(g.Data), g.Width, g.Height
+	reduced := g.Scaled || g.Thinned
+	if a.Target == "" {
+		f.Delivery = "client"
+		eff := surface.EffectNone
+		if stopped {
+			eff = surface.EffectApplied
+		}
+		out := done(language.RecordSaved(rec.handle, f.DurationMs, f.Delivery, "", reduced), "", eff, true)
+		out.Image = &surface.Image{MIME: "image/gif", Data: g.Data}
+		return f, out
+	}
+	if r := checkSizes([]int64{int64(len(g.Data))}, "/target"); r != nil {
+		return nil, refused(r)
+	}
+	f.Delivery = "target"
+	t, r := s.tab(ctx, "", a.Target)
+	if r != nil {
+		return nil, refused(r)
+	}
+	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
+		obj, _, release, r := ac.fileInput(ctx, &surface.BrowserUploadArgs{Target: a.Target}, &surface.BrowserUploadFacts{})
+		if r != nil {
+			return r
+		}
+		defer release()
+		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
+			if err := attachGIF(ctx, ac, obj, g.Data); err != nil {
+				if ctx.Err() != nil {
+					return input.EffectUnknown, err
+				}
+				return input.EffectNone, err
+			}
+			return input.EffectApplied, nil
+		})
+		return inputRefusal(ctx, err, 0)
+	})
+	if ref != nil || !ac.dispatched() {
+		if ref == nil {
+			ref = &surface.Refusal{Reason: surface.ReasonInternal, Message: "the replay was not attached"}
+		}
+		return nil, ac.outcome("browser_record", ref, language.Act{}, false, 0, "the attachment")
+	}
+	out := done(language.RecordSaved(rec.handle, f.DurationMs, f.Delivery, a.Target, reduced), ac.readiness, surface.EffectApplied, false)
+	return f, out
+}
+
+// attachJS sets one in-memory GIF as the input's files, from the isolated
+// world (the page's scripts cannot see or alter the call), and fires the
+// events a real pick fires.
+const attachJS = `function(b64, name) {
+	const bin = atob(b64);
+	const bytes = new Uint8Array(bin.length);
+	for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+	const dt = new DataTransfer();
+	dt.items.add(new File([bytes], name, {type: "image/gif", lastModified: Date.now()}));
+	this.files = dt.files;
+	this.dispatchEvent(new Event("input", {bubbles: true, composed: true}));
+	this.dispatchEvent(new Event("change", {bubbles: true}));
+	return this.files.length;
+}`
+
+// attachGIF hands the GIF bytes to the page's file input without a file on
+// disk.
+func attachGIF(ctx context.Context, ac *act, obj proto.RuntimeRemoteObjectID, data []byte) error {
+	res, err := proto.RuntimeCallFunctionOn{
+		ObjectID:            obj,
+		FunctionDeclaration: attachJS,
+		Arguments: []*proto.RuntimeCallArgument{
+			{Value: gson.New(base64.StdEncoding.EncodeToString(data))},
+			{Value: gson.New("recording.gif")},
+		},
+		ReturnByValue: true,
+	}.Call(ac.page.Context(ctx))
+	if err != nil {
+		return err
+	}
+	if res.ExceptionDetails != nil || res.Result.Value.Int() != 1 {
+		return &browser.Error{Kind: browser.KindInvalidArgument, Op: "record", Tab: ac.t.Handle()}
+	}
+	return nil
+}
+
+// discardAll erases every recording of a session that ends.
+func (rs *recordings) discardAll() {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for _, rec := range rs.byID {
+		rec.r.Discard()
+	}
+}
