@@ -1,12 +1,15 @@
 package tools
 
 import (
+	"context"
+	"fmt"
 	"net/url"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
 
 // done is a successful outcome.
@@ -50,4 +53,17 @@ func bounded(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n])
+}
+
+// governLanding is where a navigation-like call landed, as facts may carry
+// it: outside the call's authority (a redirect, a history entry) only the
+// origin is kept, the title is withheld, and the summary says so.
+func governLanding(ctx context.Context, rawURL, pageTitle string) (string, string) {
+	inv := pipeline.FromContext(ctx)
+	if inv == nil || rawURL == "" || rawURL == "about:blank" || inv.Authority.AdmitURL(rawURL) == nil {
+		return governedURL(rawURL), title(pageTitle)
+	}
+	origin := originOf(rawURL)
+	inv.Note(fmt.Sprintf("The tab landed on %s, outside the hosts this session may reach; further calls on it are refused until it leaves.", language.Host(origin)))
+	return governedURL(origin), ""
 }

@@ -36,10 +36,10 @@ func (h *Handler) BrowserHistory(ctx context.Context, a *surface.BrowserHistoryA
 		// The move committed before the failure (a timeout while loading, say):
 		// report where the tab is now.
 		ref.Tab = ""
-		f := historyFacts(t, a.Action, l)
+		f := historyFacts(ctx, t, a.Action, l)
 		return f, surface.Outcome{Effect: surface.EffectApplied, Readiness: readinessOf(l.Readiness), Refusal: ref}
 	}
-	f := historyFacts(t, a.Action, land)
+	f := historyFacts(ctx, t, a.Action, land)
 	// Repeating a move goes further (or reloads again, which may resubmit):
 	// never known safe.
 	out := done(language.Moved(a.Action, f.Tab, f.URL), land.Readiness, surface.EffectApplied, false)
@@ -52,6 +52,7 @@ func (h *Handler) BrowserHistory(ctx context.Context, a *surface.BrowserHistoryA
 	return f, out
 }
 
-func historyFacts(t *browser.Tab, action string, l browser.Landing) *surface.BrowserHistoryFacts {
-	return &surface.BrowserHistoryFacts{Tab: t.Handle(), Action: action, URL: governedURL(l.URL), Title: title(l.Title), DocumentGeneration: int(l.Generation)}
+func historyFacts(ctx context.Context, t *browser.Tab, action string, l browser.Landing) *surface.BrowserHistoryFacts {
+	u, ttl := governLanding(ctx, l.URL, l.Title)
+	return &surface.BrowserHistoryFacts{Tab: t.Handle(), Action: action, URL: u, Title: ttl, DocumentGeneration: int(l.Generation)}
 }

@@ -48,7 +48,8 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 		}
 		return f, surface.Outcome{Effect: eff, Readiness: readinessOf(landOr(err, land).Readiness), Refusal: ref}
 	}
-	f.URL, f.Title, f.DocumentGeneration = governedURL(land.URL), title(land.Title), int(land.Generation)
+	f.URL, f.Title = governLanding(ctx, land.URL, land.Title)
+	f.DocumentGeneration = int(land.Generation)
 	out := done(navigateText(f), land.Readiness, surface.EffectApplied, !f.Created)
 	if land.Dialog != nil {
 		out.Status = surface.StatusBlocked
