@@ -3,6 +3,8 @@ package language
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // Sentences of the perception and view tools (history, window, read,
@@ -55,7 +57,7 @@ func Resized(tab string, wantW, wantH, gotW, gotH, viewportW, viewportH int) Tex
 // ReadDone words a read: how many characters of which source, and whether
 // they were cut.
 func ReadDone(url, mode string, chars int, truncated bool) Text {
-	src := map[string]string{"article": "article text", "visible": "visible text", "target": "the target's text"}[mode]
+	src := map[string]string{surface.BrowserReadModeArticle: "article text", surface.BrowserReadModeVisible: "visible text", "target": "the target's text"}[mode]
 	if src == "" {
 		src = "text"
 	}
@@ -75,7 +77,7 @@ func ReadDone(url, mode string, chars int, truncated bool) Text {
 
 // Inspected words a control, structure or "all" inspect.
 func Inspected(url, scope string, listed, total int, truncated bool) Text {
-	noun := map[string][2]string{"controls": {"control", "controls"}, "structure": {"structural element", "structural elements"}}[scope]
+	noun := map[string][2]string{surface.BrowserInspectScopeControls: {"control", "controls"}, surface.BrowserInspectScopeStructure: {"structural element", "structural elements"}}[scope]
 	if noun[0] == "" {
 		noun = [2]string{"element", "elements"}
 	}

@@ -69,9 +69,9 @@ func clickVerb(button string, count int) string {
 		verb = "Triple-clicked"
 	}
 	switch button {
-	case "secondary":
+	case surface.BrowserClickButtonSecondary:
 		return "Right-" + lowerFirst(verb)
-	case "middle":
+	case surface.BrowserClickButtonMiddle:
 		return "Middle-" + lowerFirst(verb)
 	}
 	return verb

@@ -39,9 +39,9 @@ func (h *Handler) BrowserDiagnose(ctx context.Context, a *surface.BrowserDiagnos
 		}
 		q := evidence.Query{
 			After:    after,
-			Console:  a.Source != "network",
-			Network:  a.Source != "console",
-			Problems: a.Detail != "all",
+			Console:  a.Source != surface.BrowserDiagnoseSourceNetwork,
+			Network:  a.Source != surface.BrowserDiagnoseSourceConsole,
+			Problems: a.Detail != surface.BrowserDiagnoseDetailAll,
 			Match:    a.Match,
 			Limit:    a.Limit,
 		}

@@ -85,7 +85,7 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 		rec.Verb += " and clicked"
 		rec.Object = language.Target(el, h.names)
 		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
-			return input.Click(ctx, ac.page, pt, "primary", 1)
+			return input.Click(ctx, ac.page, pt, surface.BrowserClickButtonPrimary, surface.ClickCountDefault)
 		})
 		f.Submitted = err == nil || ac.dialog != nil
 		return inputRefusal(ctx, err, a.TimeoutMs)

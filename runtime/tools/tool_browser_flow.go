@@ -30,7 +30,7 @@ func (h *Handler) BrowserFlow(ctx context.Context, a *surface.BrowserFlowArgs) (
 			h.record(f, row, r, &kept, envs)
 			failed++
 			allRepeatSafe = false
-			if a.OnError == "stop" {
+			if a.OnError == surface.BrowserFlowOnErrorStop {
 				f.Stopped = i < len(a.Steps)-1
 				break
 			}
@@ -66,7 +66,7 @@ func (h *Handler) BrowserFlow(ctx context.Context, a *surface.BrowserFlowArgs) (
 			applied++
 		}
 		allRepeatSafe = allRepeatSafe && r.Envelope.RepeatSafe
-		if r.Envelope.Status != surface.StatusSucceeded && a.OnError == "stop" {
+		if r.Envelope.Status != surface.StatusSucceeded && a.OnError == surface.BrowserFlowOnErrorStop {
 			f.Stopped = i < len(a.Steps)-1
 			break
 		}

@@ -48,7 +48,7 @@ func (h *Handler) BrowserSequence(ctx context.Context, a *surface.BrowserSequenc
 			out.Summary, out.NextSteps = t.Summary, t.NextSteps
 			return f, out
 		}
-		setStepTab(st.Args, t.Handle())
+		st.Args.SetTab(t.Handle())
 		r := inv.Child(ctx, st.Tool, st.Args)
 		env := r.Envelope
 		f.Steps = append(f.Steps, &surface.StepRow{Action: st.Action, Status: string(env.Status), Effect: string(env.Effect), Summary: env.Summary})
@@ -102,26 +102,6 @@ func stopped(acc surface.Effect) surface.Effect {
 		return surface.EffectPartial
 	}
 	return acc
-}
-
-// setStepTab pins a step to the sequence's tab (steps carry no tab of their own).
-func setStepTab(a surface.Args, tab string) {
-	switch v := a.(type) {
-	case *surface.BrowserClickArgs:
-		v.Tab = tab
-	case *surface.BrowserFillFormArgs:
-		v.Tab = tab
-	case *surface.BrowserTypeTextArgs:
-		v.Tab = tab
-	case *surface.BrowserPressKeyArgs:
-		v.Tab = tab
-	case *surface.BrowserScrollArgs:
-		v.Tab = tab
-	case *surface.BrowserHoverArgs:
-		v.Tab = tab
-	case *surface.BrowserWaitArgs:
-		v.Tab = tab
-	}
 }
 
 // stepTarget is a step's target handle, which names the tab when the
