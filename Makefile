@@ -4,9 +4,9 @@ GO ?= go
 PKGS := ./...
 FUZZTIME ?= 15s
 
-.PHONY: all demo test generate check-generated lint bench fuzz build browser clean
+.PHONY: all demo test race generate check-generated lint staticcheck bench fuzz build browser clean
 
-all: check-generated lint test
+all: check-generated lint staticcheck test race
 
 # Chromium from the OS packages (never a browser a library downloads).
 browser:
@@ -36,6 +36,22 @@ check-generated: generate
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+
+# Linters are pinned and installed by the project itself (GOBIN under bin/), never taken from PATH.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := $(CURDIR)/bin/tools/staticcheck-$(STATICCHECK_VERSION)
+
+$(STATICCHECK):
+	@mkdir -p $(CURDIR)/bin/tools/tmp
+	GOBIN=$(CURDIR)/bin/tools/tmp $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	mv $(CURDIR)/bin/tools/tmp/staticcheck $@
+
+staticcheck: $(STATICCHECK)
+	$(STATICCHECK) $(PKGS)
+
+# The race detector over the handwritten runtime, against real Chromium.
+race: browser
+	$(GO) test -race -count=1 -timeout 30m ./runtime/...
 
 bench: browser
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)

@@ -346,13 +346,17 @@ func (g *goGen) objectDecoder(f *jen.File, name string, obj *ir.Field) {
 }
 
 // fieldDecodes emits, for each field, the decode of its span and, when
-// absent, its default. override gives per-field replacement definitions.
+// absent, its default. override gives per-field replacement statements;
+// an empty, non-nil result emits nothing for that field.
 func (g *goGen) fieldDecodes(owner string, fields []*ir.Field, override func(*ir.Field) []jen.Code) []jen.Code {
 	var out []jen.Code
 	for i, fl := range fields {
 		var stmts []jen.Code
 		if override != nil {
 			stmts = override(fl)
+			if stmts != nil && len(stmts) == 0 {
+				continue // decoded elsewhere (a discriminator): emit nothing
+			}
 		}
 		if stmts == nil {
 			stmts = append([]jen.Code{jen.Id("p").Op(":=").Op("&").Id("path").Values(jen.Dict{jen.Id("parent"): jen.Id("p"), jen.Id("key"): jen.Lit(fl.Name), jen.Id("index"): jen.Lit(-1)})},

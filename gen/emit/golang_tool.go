@@ -149,7 +149,7 @@ func (g *goGen) decodeBody(t *ir.Tool, keys []string, keysVar string) []jen.Code
 	body = append(body, g.branchSelect(t, idx)...)
 	body = append(body, g.fieldDecodes(Camel(t.Name), t.Inputs, func(fl *ir.Field) []jen.Code {
 		if fl.Name == t.Discriminator {
-			return []jen.Code{jen.Comment("decoded above")}
+			return []jen.Code{} // decoded with the branch selection
 		}
 		var cases []jen.Code
 		for _, b := range t.Branches {

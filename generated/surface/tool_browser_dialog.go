@@ -104,9 +104,6 @@ func (o *BrowserDialogArgs) decode(d []byte, p *path, step bool, extra string) *
 			return branchRequired(p, "text", "action respond")
 		}
 	}
-	if r := raw[0]; r.set() {
-		// decoded above
-	}
 	if r := raw[1]; r.set() {
 		p := &path{
 			index:  -1,

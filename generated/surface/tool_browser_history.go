@@ -95,9 +95,6 @@ func (o *BrowserHistoryArgs) decode(d []byte, p *path, step bool, extra string) 
 	case "reload":
 		o.branch = "reload"
 	}
-	if r := raw[0]; r.set() {
-		// decoded above
-	}
 	if r := raw[1]; r.set() {
 		p := &path{
 			index:  -1,

@@ -111,11 +111,6 @@ func (o *BrowserInspectArgs) decode(d []byte, p *path, step bool, extra string) 
 	case "document":
 		o.branch = "document"
 	}
-	if r := raw[0]; r.set() {
-		// decoded above
-	} else {
-		o.Scope = "controls"
-	}
 	if r := raw[1]; r.set() {
 		p := &path{
 			index:  -1,

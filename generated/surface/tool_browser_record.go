@@ -125,9 +125,6 @@ func (o *BrowserRecordArgs) decode(d []byte, p *path, step bool, extra string) *
 			return branchForbidden(p, "download", "action discard")
 		}
 	}
-	if r := raw[0]; r.set() {
-		// decoded above
-	}
 	if r := raw[1]; r.set() {
 		p := &path{
 			index:  -1,

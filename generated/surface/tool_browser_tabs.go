@@ -96,9 +96,6 @@ func (o *BrowserTabsArgs) decode(d []byte, p *path, step bool, extra string) *De
 			return branchRequired(p, "tab", "action close")
 		}
 	}
-	if r := raw[0]; r.set() {
-		// decoded above
-	}
 	if r := raw[1]; r.set() {
 		p := &path{
 			index:  -1,

@@ -183,9 +183,6 @@ func (o *BrowserWaitArgs) decode(d []byte, p *path, step bool, extra string) *De
 			return branchForbidden(p, "selector", "condition duration")
 		}
 	}
-	if r := raw[0]; r.set() {
-		// decoded above
-	}
 	if r := raw[1]; r.set() {
 		switch o.branch {
 		case "url_contains":

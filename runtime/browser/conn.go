@@ -144,9 +144,8 @@ type caller struct {
 func (c *caller) Call(ctx context.Context, sessionID, method string, params any) ([]byte, error) {
 	return c.rb.Call(ctx, sessionID, method, params)
 }
-func (c *caller) GetContext() context.Context             { return c.ctx }
-func (c *caller) GetSessionID() proto.TargetSessionID     { return c.session }
-func (c *caller) withContext(ctx context.Context) *caller { return &caller{ctx, c.rb, c.session} }
+func (c *caller) GetContext() context.Context         { return c.ctx }
+func (c *caller) GetSessionID() proto.TargetSessionID { return c.session }
 
 // countingClient counts protocol calls (tests prove "no browser call" with it).
 type countingClient struct {

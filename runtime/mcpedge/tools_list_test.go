@@ -55,6 +55,7 @@ func TestToolsListBytesStdio(t *testing.T) {
 		opts []client.ClientOption
 	}{
 		{"modern", nil},
+		//lint:ignore SA1019 the legacy initialize handshake is exactly what this case exercises
 		{"legacy", []client.ClientOption{client.WithLegacyProtocolOnly()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
