@@ -1,6 +1,8 @@
 package conformance
 
 import (
+	"encoding/json"
+	"io"
 	"os/exec"
 	"strings"
 	"testing"
@@ -32,6 +34,67 @@ func TestDependenciesPointOneWay(t *testing.T) {
 				if strings.HasPrefix(d, b) {
 					t.Errorf("%s depends on %s", pkg, d)
 				}
+			}
+		}
+	}
+}
+
+// pkgImports lists each package matched by pattern with its direct imports;
+// withTests adds its tests' imports.
+func pkgImports(t *testing.T, pattern string, withTests bool) map[string][]string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-json", pattern).Output()
+	if err != nil {
+		t.Fatalf("go list %s: %v", pattern, err)
+	}
+	pkgs := map[string][]string{}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p struct {
+			ImportPath                         string
+			Imports, TestImports, XTestImports []string
+		}
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("go list %s: %v", pattern, err)
+		}
+		pkgs[p.ImportPath] = p.Imports
+		if withTests {
+			pkgs[p.ImportPath] = append(append(p.Imports, p.TestImports...), p.XTestImports...)
+		}
+	}
+	return pkgs
+}
+
+// TestHandlersHoldNoBrowserBehaviour: the tool handlers drive the browser
+// only through the executor's API. No non-test file of runtime/tools imports
+// rod or its protocol package: settling, page JS and DOM queries live under
+// runtime/browser. (Tests may reach the browser directly, as a harness.)
+func TestHandlersHoldNoBrowserBehaviour(t *testing.T) {
+	for pkg, imps := range pkgImports(t, "../runtime/tools/...", false) {
+		for _, imp := range imps {
+			if strings.HasPrefix(imp, "github.com/go-rod/") {
+				t.Errorf("%s imports %s: browser behaviour belongs under runtime/browser", pkg, imp)
+			}
+		}
+	}
+}
+
+// TestExecutorImportsOnlyGeneratedSurface: the executor (runtime/browser/...)
+// may import, of this module, only itself and the generated surface's
+// constants and types (generated/surface); never the handlers, the
+// pipeline, governance, the language context, the MCP edge or the server
+// (docs/ARCHITECTURE.md, Dependency rules).
+func TestExecutorImportsOnlyGeneratedSurface(t *testing.T) {
+	const mod = "github.com/ghostlight-dev/ghostlight/"
+	for pkg, imps := range pkgImports(t, "../runtime/browser/...", true) {
+		for _, imp := range imps {
+			if !strings.HasPrefix(imp, mod) {
+				continue
+			}
+			if imp != mod+"generated/surface" && imp != mod+"runtime/browser" && !strings.HasPrefix(imp, mod+"runtime/browser/") {
+				t.Errorf("%s imports %s: the executor takes only generated/surface of the rest of the module", pkg, imp)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,6 +37,7 @@ func miniSpec(t *testing.T) string {
 	copyFile("../spec/schema.cue", filepath.Join(dir, "schema.cue"))
 	copyFile("testdata/mini/mini.cue", filepath.Join(dir, "mini.cue"))
 	copyFile("testdata/mini/cue.mod/module.cue", filepath.Join(dir, "cue.mod/module.cue"))
+	copyFile("testdata/mini/profile.json", filepath.Join(dir, "profile.json"))
 	return dir
 }
 
@@ -45,7 +47,7 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := emit.Render(spec)
+	files, err := emit.Render(spec, "mini")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,9 +76,36 @@ func TestGolden(t *testing.T) {
 	for _, n := range names {
 		want, _ := os.ReadFile(filepath.Join(golden, n+".golden"))
 		if !bytes.Equal(files[n], want) {
-			t.Errorf("%s differs from its golden copy (run go test ./gen/ -run Golden -update and read the diff)", n)
+			t.Errorf("%s differs from its golden copy (run go test ./gen/ -run Golden -update and read the diff):\n%s", n, lineDiff(want, files[n]))
 		}
 	}
+	for n := range files {
+		if _, err := os.Stat(filepath.Join(golden, n+".golden")); err != nil {
+			t.Errorf("%s has no golden copy", n)
+		}
+	}
+}
+
+// lineDiff names the first lines where two renders part, with a little
+// context: enough to read what changed without a diff tool.
+func lineDiff(want, got []byte) string {
+	w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		if i < len(w) && i < len(g) && w[i] == g[i] {
+			continue
+		}
+		var b strings.Builder
+		for j := i; j < i+4; j++ {
+			if j < len(w) {
+				fmt.Fprintf(&b, "  line %d want: %s\n", j+1, w[j])
+			}
+			if j < len(g) {
+				fmt.Fprintf(&b, "  line %d got:  %s\n", j+1, g[j])
+			}
+		}
+		return b.String()
+	}
+	return ""
 }
 
 // TestDeterministic renders the real spec twice: identical bytes.
@@ -96,7 +125,7 @@ func renderReal(t *testing.T, overlay map[string]string) map[string][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := emit.Render(spec)
+	files, err := emit.Render(spec, "github.com/ghostlight-dev/ghostlight/generated")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,19 +164,20 @@ func TestOneBoundChangesTogether(t *testing.T) {
 }
 
 // TestGoldenCompiles builds the mini spec's generated Go on its own: the
-// generator's output is valid, self-contained Go.
+// generator's output (both surfaces' packages and the support package) is
+// valid, self-contained Go.
 func TestGoldenCompiles(t *testing.T) {
 	spec, err := load.Dir(miniSpec(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := emit.Render(spec)
+	files, err := emit.Render(spec, "mini")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	for name, b := range files {
-		if !strings.HasPrefix(name, emit.GoPackage+"/") {
+		if strings.HasPrefix(name, "docs/") || strings.Contains(name, "/fixtures/") || strings.HasPrefix(name, "fixtures/") {
 			continue
 		}
 		p := filepath.Join(dir, name)
@@ -161,6 +191,20 @@ func TestGoldenCompiles(t *testing.T) {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("generated mini package does not build: %v\n%s", err, out)
+		t.Fatalf("generated mini packages do not build: %v\n%s", err, out)
+	}
+}
+
+// TestSupportIsCopiedVerbatim: generated/support is the tested package
+// gen/emit/static/support, byte for byte after its header.
+func TestSupportIsCopiedVerbatim(t *testing.T) {
+	files := renderReal(t, nil)
+	src, err := os.ReadFile("emit/static/support/support.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := files["support/support.go"]
+	if !bytes.HasSuffix(got, src) || !bytes.HasPrefix(got, []byte("// "+emit.SupportHeader)) {
+		t.Fatal("support/support.go is not the header plus gen/emit/static/support/support.go")
 	}
 }

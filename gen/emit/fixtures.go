@@ -45,10 +45,11 @@ type fixtureGen struct {
 	seen  map[string]bool
 }
 
-// Fixtures renders one conformance fixture file per tool.
-func Fixtures(spec *ir.Spec) (map[string][]byte, error) {
+// Fixtures renders one conformance fixture file per tool of the surface,
+// keyed by tool name.
+func Fixtures(spec *ir.Spec, s *ir.Surface) (map[string][]byte, error) {
 	out := map[string][]byte{}
-	for _, t := range spec.Tools {
+	for _, t := range s.Tools {
 		g := &fixtureGen{spec: spec, tool: t, seen: map[string]bool{}}
 		if err := g.build(); err != nil {
 			return nil, fmt.Errorf("fixtures %s: %w", t.Name, err)
@@ -57,7 +58,7 @@ func Fixtures(spec *ir.Spec) (map[string][]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[t.Name+".json"] = append(b, '\n')
+		out[t.Name] = append(b, '\n')
 	}
 	return out, nil
 }
@@ -201,7 +202,7 @@ func wrongValue(f *ir.Field) (any, string) {
 	case "string":
 		return json.Number("7"), "string"
 	case "integer", "number":
-		return "7", f.Type
+		return "7", string(f.Type)
 	case "boolean":
 		return "true", "boolean"
 	case "array":
@@ -236,10 +237,10 @@ func (g *fixtureGen) fieldCases(b *base, f *ir.Field, ptr string, with func(any)
 			g.bad(name+": false", with(false), ptr, "enum", true)
 		}
 	case "string":
-		if len(f.Enum) > 0 {
+		if f.Enum != nil {
 			g.bad(name+": not in enum", with("not_a_value"), ptr, "enum", enumAdvertised(f))
 			if !discriminator {
-				for _, e := range f.Enum {
+				for _, e := range f.EnumValues() {
 					g.ok(name+": "+e, with(e))
 				}
 			}
@@ -284,7 +285,7 @@ func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(r), nil }
 func (g *fixtureGen) rawString(with func(any) *obj, raw string) *obj { return with(rawJSON(raw)) }
 
 func enumAdvertised(f *ir.Field) bool {
-	return len(f.Enum) > 0 && len(f.Enum) <= advertisedEnumMax && !f.EnumHidden
+	return f.Enum != nil && len(f.Enum.Values) <= advertisedEnumMax && !f.EnumHidden
 }
 
 func (g *fixtureGen) intBounds(name string, b *ir.Bound, ptr string, with func(any) *obj, adv bool) {
@@ -341,8 +342,8 @@ func (g *fixtureGen) sample(f *ir.Field, i int) any {
 	switch f.Type {
 	case "string":
 		switch {
-		case len(f.Enum) > 0:
-			return f.Enum[i%len(f.Enum)]
+		case f.Enum != nil:
+			return f.Enum.Values[i%len(f.Enum.Values)].Value
 		case f.Handle != "":
 			return fmt.Sprintf("%s_%d", g.spec.HandlePrefixes[f.Handle], i+1)
 		case f.Format == "url":
@@ -375,7 +376,7 @@ func (g *fixtureGen) sample(f *ir.Field, i int) any {
 		o := g.sampleObject(f)
 		if f.Fields != nil {
 			for _, c := range f.Fields {
-				if c.Required && c.Type == "string" && c.Handle == "" && c.Format == "" && len(c.Enum) == 0 {
+				if c.Required && c.Type == "string" && c.Handle == "" && c.Format == "" && c.Enum == nil {
 					o.put(c.Name, fmt.Sprintf("v%d", i))
 				}
 			}
@@ -395,7 +396,7 @@ func (g *fixtureGen) sampleObject(f *ir.Field) *obj {
 	if f.Variants != nil {
 		c := f.Variants.Cases[0]
 		o.set(f.Variants.Key, c.Name)
-		t := g.spec.Tool(c.Tool)
+		t := c.Tool
 		ex, _ := parseOrdered(t.Example)
 		for i, k := range ex.(*obj).keys {
 			o.set(k, ex.(*obj).vals[i])
@@ -434,8 +435,8 @@ func (g *fixtureGen) arrayCases(name string, f *ir.Field, ptr string, with func(
 		}
 	}
 	distinct := 1 << 30
-	if len(f.Items.Enum) > 0 && (f.Unique || f.UniqueBy != "") {
-		distinct = len(f.Items.Enum)
+	if f.Items.Enum != nil && (f.Unique || f.UniqueBy != "") {
+		distinct = len(f.Items.Enum.Values)
 	}
 	list := func(n int) []any {
 		l := make([]any, n)
@@ -462,7 +463,7 @@ func (g *fixtureGen) arrayCases(name string, f *ir.Field, ptr string, with func(
 	if f.UniqueBy != "" {
 		g.bad(name+": repeated "+f.UniqueBy, with([]any{item(0), item(0)}), ptr+"/1", "unique", false)
 	}
-	if len(f.Items.Enum) > 0 {
+	if f.Items.Enum != nil {
 		g.bad(name+": item not in enum", with([]any{"not_a_value"}), ptr+"/0", "enum", enumAdvertised(f.Items))
 	}
 	wv, _ := wrongValue(f.Items)
@@ -708,7 +709,7 @@ func fillDefaults(spec *ir.Spec, tool *ir.Tool, fields []*ir.Field, o *obj) *obj
 					key, _ := io.get(vs.Key)
 					for _, c := range vs.Cases {
 						if c.Name == key {
-							t := spec.Tool(c.Tool)
+							t := c.Tool
 							if c.Wrap != "" {
 								fillDefaults(spec, nil, t.Input(c.Wrap).Items.Fields, io)
 							} else {

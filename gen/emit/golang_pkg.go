@@ -1,12 +1,31 @@
 package emit
 
 import (
-	"strings"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/ghostlight-dev/ghostlight/gen/ir"
 )
+
+// all renders every Go file of the surface's package.
+func (g *goGen) all() map[string]*jen.File {
+	out := map[string]*jen.File{
+		"enums.go":   g.enumsFile(),
+		"catalog.go": g.catalogFile(),
+	}
+	if g.surface == g.spec.Core() {
+		out["bounds.go"] = g.boundsFile()
+		out["envelope.go"] = g.envelopeFile()
+		out["types.go"] = g.typesFile()
+		out["decode.go"] = g.decodeFile()
+	}
+	for _, t := range g.surface.Tools {
+		out["tool_"+t.Name+".go"] = g.toolFile(t)
+	}
+	if f := g.sharedFile(); len(g.shared) > 0 {
+		out["objects.go"] = f
+	}
+	return out
+}
 
 // boundsFile renders every named bound as constants.
 func (g *goGen) boundsFile() *jen.File {
@@ -22,35 +41,41 @@ func (g *goGen) boundsFile() *jen.File {
 			v     *int64
 		}{{"Min", b.Min}, {"Max", b.Max}, {"Default", b.Def}} {
 			if p.v != nil {
-				defs = append(defs, jen.Id(boundConst(b, p.which)).Op("=").Lit(int(*p.v)))
+				defs = append(defs, jen.Id(b.GoName+p.which).Op("=").Lit(int(*p.v)))
 			}
 		}
-		f.Comment(Camel(b.Name) + ": " + doc)
+		f.Comment(b.GoName + ": " + doc)
 		f.Const().Defs(defs...)
 	}
 	return f
 }
 
-// enumsFile renders closed sets as typed string constants with value lists.
+// enumsFile renders the surface's named enums as typed string constants
+// with value lists; the core surface's also holds the capability bits and
+// the tables keyed by enums.
 func (g *goGen) enumsFile() *jen.File {
 	f := g.file()
 	for _, e := range g.spec.Enums {
-		typ := Camel(e.Name)
-		f.Commentf("%s is a closed set of the spec.", typ)
-		f.Type().Id(typ).String()
+		if e.Surface != g.surface || !e.Named() {
+			continue
+		}
+		f.Commentf("%s is a closed set of the spec.", e.GoName)
+		f.Type().Id(e.GoName).String()
 		var defs, vals []jen.Code
 		for _, v := range e.Values {
-			id := typ + Camel(strings.ReplaceAll(v, " ", "_"))
-			defs = append(defs, jen.Id(id).Id(typ).Op("=").Lit(v))
-			vals = append(vals, jen.Id(id))
+			defs = append(defs, jen.Id(v.GoName).Id(e.GoName).Op("=").Lit(v.Value))
+			vals = append(vals, jen.Id(v.GoName))
 		}
 		f.Const().Defs(defs...)
-		f.Commentf("%sValues lists every %s in spec order.", typ, typ)
-		f.Var().Id(typ + "Values").Op("=").Index().Id(typ).Values(vals...)
+		f.Commentf("%sValues lists every %s in spec order.", e.GoName, e.GoName)
+		f.Var().Id(e.GoName + "Values").Op("=").Index().Id(e.GoName).Values(vals...)
+	}
+	if g.surface != g.spec.Core() {
+		return f
 	}
 	var caps []jen.Code
 	for i, c := range g.spec.EnumOf("capability").Values {
-		caps = append(caps, jen.Id("Cap"+Camel(c)).Id("Caps").Op("=").Lit(1).Op("<<").Lit(i))
+		caps = append(caps, jen.Id("Cap"+ir.Camel(c.Value)).Id("Caps").Op("=").Lit(1).Op("<<").Lit(i))
 	}
 	f.Comment("Capability bits, in CapabilityValues order.")
 	f.Const().Defs(caps...)
@@ -63,10 +88,11 @@ func (g *goGen) enumsFile() *jen.File {
 			}
 		}))
 	}
+	reason, status := g.spec.EnumOf("reason"), g.spec.EnumOf("status")
 	f.Comment("ReasonStatus is the envelope status of each refusal reason.")
-	f.Var().Id("ReasonStatus").Op("=").Map(jen.Id("Reason")).Id("Status").Values(jen.DictFunc(func(d jen.Dict) {
+	f.Var().Id("ReasonStatus").Op("=").Map(jen.Id(reason.GoName)).Id(status.GoName).Values(jen.DictFunc(func(d jen.Dict) {
 		for _, rs := range g.spec.ReasonStatus {
-			d[jen.Id("Reason"+Camel(rs[0]))] = jen.Id("Status" + Camel(rs[1]))
+			d[jen.Id(reason.Value(rs[0]).GoName)] = jen.Id(status.Value(rs[1]).GoName)
 		}
 	}))
 	f.Comment("CredentialAutocomplete lists autocomplete tokens that make a field credential-class.")
@@ -74,24 +100,24 @@ func (g *goGen) enumsFile() *jen.File {
 
 	var hp []jen.Code
 	for _, k := range sortedKeys(g.spec.HandlePrefixes) {
-		hp = append(hp, jen.Id("HandlePrefix"+Camel(k)).Op("=").Lit(g.spec.HandlePrefixes[k]))
+		hp = append(hp, jen.Id("HandlePrefix"+ir.Camel(k)).Op("=").Lit(g.spec.HandlePrefixes[k]))
 	}
 	f.Comment("Handle prefixes: a handle is the prefix, \"_\", then letters and digits.")
 	f.Const().Defs(hp...)
 
 	f.Comment("NamedKey is how the executor dispatches one named key.")
 	f.Type().Id("NamedKey").Struct(jen.Id("Code").String(), jen.Id("KeyCode").Int(), jen.Id("Text").String())
-	var keys []jen.Code
-	for _, k := range g.spec.NamedKeys {
-		keys = append(keys, jen.Lit(k.Name).Op(":").Values(jen.Lit(k.Code), jen.Lit(k.KeyCode), jen.Lit(k.Text)))
-	}
 	f.Comment("NamedKeys is the closed list of named keys browser_press_key accepts.")
 	f.Var().Id("NamedKeys").Op("=").Map(jen.String()).Id("NamedKey").Values(jen.DictFunc(func(d jen.Dict) {
 		for _, k := range g.spec.NamedKeys {
 			d[jen.Lit(k.Name)] = jen.Values(jen.Dict{jen.Id("Code"): jen.Lit(k.Code), jen.Id("KeyCode"): jen.Lit(k.KeyCode), jen.Id("Text"): jen.Lit(k.Text)})
 		}
 	}))
-	_ = keys
+	f.Comment("IsNamedKey reports whether name is one of NamedKeys (the decoders' key format).")
+	f.Func().Id("IsNamedKey").Params(jen.Id("name").String()).Bool().Block(
+		jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("NamedKeys").Index(jen.Id("name")),
+		jen.Return(jen.Id("ok")),
+	)
 	return f
 }
 
@@ -100,39 +126,27 @@ func (g *goGen) envelopeFile() *jen.File {
 	f := g.file()
 	var fields []jen.Code
 	for _, e := range g.spec.Envelope {
-		var t jen.Code
-		switch {
-		case e.Name == "facts":
-			t = jen.Qual("encoding/json", "RawMessage")
-		case g.spec.EnumOf(e.Name) != nil:
-			t = jen.Id(Camel(e.Name))
-		default:
-			t = g.goType("Envelope", e, false)
-		}
-		fields = append(fields, jen.Id(goName(e)).Add(t).Tag(map[string]string{"json": e.Name}).Comment(e.Doc))
-	}
-	f.Comment("Envelope is the one result every invocation returns.")
-	f.Type().Id("Envelope").Struct(fields...)
-
-	var rf []jen.Code
-	for _, e := range g.spec.RefusalFacts {
-		var t jen.Code
-		switch {
-		case e.Name == "reason":
-			t = jen.Id("Reason")
-		case e.Name == "rule":
-			t = jen.Id("Rule")
-		case e.Name == "capability":
-			t = jen.Id("Capability")
-		default:
-			t = g.goType("Refusal", e, false)
+		var t jen.Code = jen.Qual("encoding/json", "RawMessage")
+		if e.Name != "facts" {
+			t = g.goType(e, false)
 		}
 		tag := e.Name
 		if !e.Always {
 			tag += ",omitempty"
 		}
-		rf = append(rf, jen.Id(goName(e)).Add(t).Tag(map[string]string{"json": tag}).Comment(e.Doc))
+		fields = append(fields, jen.Id(e.GoName).Add(t).Tag(map[string]string{"json": tag}).Comment(e.Doc))
 	}
+	f.Comment("Envelope is the one result every invocation returns.")
+	f.Type().Id("Envelope").Struct(fields...)
+	if len(g.spec.Texts) > 0 {
+		var defs []jen.Code
+		for _, t := range g.spec.Texts {
+			defs = append(defs, jen.Id("Text"+ir.Camel(t[0])).Op("=").Lit(t[1]))
+		}
+		f.Comment("Fixed sentences the runtime says verbatim.")
+		f.Const().Defs(defs...)
+	}
+	rf := g.structFields(g.spec.RefusalFacts, false)
 	rf = append(rf,
 		jen.Id("Tab").String().Tag(map[string]string{"json": "tab,omitempty"}).Comment("The tab the refusal concerns, when one was resolved."),
 		jen.Id("Message").String().Tag(map[string]string{"json": "-"}).Comment("Why, for the summary; never a fact."))
@@ -141,37 +155,206 @@ func (g *goGen) envelopeFile() *jen.File {
 	return f
 }
 
-// catalogFile renders the Handler interface and the catalog table.
+// catalogFile renders the surface's Handler interface, catalog and lookup.
 func (g *goGen) catalogFile() *jen.File {
 	f := g.file()
 	var methods []jen.Code
 	var entries []jen.Code
-	for _, t := range g.spec.Tools {
-		n := Camel(t.Name)
-		methods = append(methods, jen.Comment(n+" runs "+t.Name+": "+t.Doc), jen.Id(n).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(n+"Args")).Params(jen.Op("*").Id(n+"Facts"), jen.Id("Outcome")))
+	for _, t := range g.surface.Tools {
+		n := t.GoName
+		methods = append(methods, jen.Comment(n+" runs "+t.Name+": "+t.Doc), jen.Id(n).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(n+"Args")).Params(jen.Op("*").Id(n+"Facts"), g.core("Outcome")))
 		entries = append(entries, jen.Id("tool"+n))
 	}
 	f.Comment("Handler is what the runtime implements: one method per tool, typed")
 	f.Comment("arguments in, typed facts and an outcome out. A nil facts pointer means")
 	f.Comment("the outcome carries a refusal and no tool facts.")
 	f.Type().Id("Handler").Interface(methods...)
-	f.Comment("Catalog lists every tool, sorted by name.")
-	f.Var().Id("Catalog").Op("=").Index().Op("*").Id("Tool").Values(entries...)
+	f.Comment("Catalog lists every tool of the surface, sorted by name.")
+	f.Var().Id("Catalog").Op("=").Index().Op("*").Add(g.core("Tool")).Values(entries...)
+	f.Comment("Lookup returns the catalog entry of a tool name, or nil.")
+	f.Func().Id("Lookup").Params(jen.Id("name").String()).Op("*").Add(g.core("Tool")).Block(
+		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("Catalog")).Block(
+			jen.If(jen.Id("t").Dot("Name").Op("==").Id("name")).Block(jen.Return(jen.Id("t"))),
+		),
+		jen.Return(jen.Nil()),
+	)
+	if b := g.surface.Budget; b != nil {
+		f.Commentf("DiscoveryBudget bounds the bytes of this surface's tools list, input side (%s).", b.Name)
+		f.Const().Id("DiscoveryBudget").Op("=").Add(g.boundConst(b, "Max"))
+	}
 	return f
 }
 
-func (g *goGen) all() map[string]*jen.File {
-	out := map[string]*jen.File{
-		"bounds.go":   g.boundsFile(),
-		"enums.go":    g.enumsFile(),
-		"envelope.go": g.envelopeFile(),
-		"catalog.go":  g.catalogFile(),
-	}
-	for _, t := range g.spec.Tools {
-		out["tool_"+t.Name+".go"] = g.toolFile(t)
-	}
-	out["objects.go"] = g.sharedFile()
-	return out
+// typesFile renders the catalog types every surface's package shares: what
+// the pipeline iterates, classifies and dispatches by.
+func (g *goGen) typesFile() *jen.File {
+	f := g.file()
+	capability := g.spec.EnumOf("capability")
+	f.Comment("Needs is what a call needs from the authority: capabilities, policy")
+	f.Comment("constraints and the URLs whose hosts it will reach.")
+	f.Type().Id("Needs").Struct(
+		jen.Id("Caps").Id("Caps"),
+		jen.Id("Constraints").Index().String(),
+		jen.Id("URLs").Index().String(),
+	)
+	f.Comment("Caps is a set of capabilities.")
+	f.Type().Id("Caps").Uint8()
+	f.Comment("Has reports whether every capability of o is in c.")
+	f.Func().Params(jen.Id("c").Id("Caps")).Id("Has").Params(jen.Id("o").Id("Caps")).Bool().Block(
+		jen.Return(jen.Id("c").Op("&").Id("o").Op("==").Id("o")),
+	)
+	f.Comment("List names the capabilities in c in canonical order.")
+	f.Func().Params(jen.Id("c").Id("Caps")).Id("List").Params().Index().Id(capability.GoName).Block(
+		jen.Var().Id("out").Index().Id(capability.GoName),
+		jen.For(jen.List(jen.Id("i"), jen.Id("n")).Op(":=").Range().Id(capability.GoName+"Values")).Block(
+			jen.If(jen.Id("c").Op("&").Parens(jen.Lit(1).Op("<<").Id("i")).Op("!=").Lit(0)).Block(
+				jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("n")),
+			),
+		),
+		jen.Return(jen.Id("out")),
+	)
+	f.Comment("CapsOf parses capability names; unknown names are ignored (the decoder")
+	f.Comment("refused them already).")
+	f.Func().Id("CapsOf").Params(jen.Id("names").Index().String()).Id("Caps").Block(
+		jen.Var().Id("c").Id("Caps"),
+		jen.For(jen.List(jen.Id("_"), jen.Id("n")).Op(":=").Range().Id("names")).Block(
+			jen.For(jen.List(jen.Id("i"), jen.Id("v")).Op(":=").Range().Id(capability.GoName+"Values")).Block(
+				jen.If(jen.String().Call(jen.Id("v")).Op("==").Id("n")).Block(
+					jen.Id("c").Op("|=").Lit(1).Op("<<").Id("i"),
+				),
+			),
+		),
+		jen.Return(jen.Id("c")),
+	)
+	f.Comment("Restrictions are a call's own narrowing of authority.")
+	f.Type().Id("Restrictions").Struct(
+		jen.Id("Hosts").Index().String(),
+		jen.Id("Capabilities").Index().String(),
+	)
+	f.Comment("Args is every tool's decoded arguments, whatever its surface.")
+	f.Type().Id("Args").Interface(
+		jen.Id("ToolName").Params().String(),
+		jen.Id("Needs").Params().Id("Needs"),
+		jen.Id("Restrictions").Params().Id("Restrictions"),
+		jen.Id("TabHandle").Params().String(),
+		jen.Id("SetTab").Params(jen.Id("tab").String()),
+		jen.Id("Branch").Params().String(),
+	)
+	f.Comment("Image is one bounded image content block.")
+	f.Type().Id("Image").Struct(
+		jen.Id("MIME").String(),
+		jen.Id("Data").Index().Byte(),
+	)
+	enumType := func(name string) jen.Code { return jen.Id(g.spec.EnumOf(name).GoName) }
+	f.Comment("Outcome is everything of an envelope but its facts and invocation: what a")
+	f.Comment("handler reports beside its typed facts.")
+	f.Type().Id("Outcome").Struct(
+		jen.Id("Status").Add(enumType("status")),
+		jen.Id("Effect").Add(enumType("effect")),
+		jen.Id("Readiness").Add(enumType("readiness")),
+		jen.Id("RepeatSafe").Bool(),
+		jen.Id("Summary").String(),
+		jen.Id("NextSteps").Index().String(),
+		jen.Id("Refusal").Op("*").Id("Refusal"),
+		jen.Id("Image").Op("*").Id("Image"),
+	)
+	f.Comment("Annotations are a tool's MCP hints.")
+	f.Type().Id("Annotations").Struct(jen.List(jen.Id("ReadOnly"), jen.Id("Destructive"), jen.Id("Idempotent"), jen.Id("OpenWorld")).Bool())
+	f.Comment("Tool is one catalog entry: what the runtime iterates to serve a surface.")
+	f.Type().Id("Tool").Struct(
+		jen.Id("Name").String(),
+		jen.Id("Title").String(),
+		jen.Id("Composite").Bool(),
+		jen.Id("Annotations").Id("Annotations"),
+		jen.Comment("Definition is the MCP tool JSON, served byte for byte."),
+		jen.Id("Definition").Index().Byte(),
+		jen.Comment("MinCaps holds, for each way of calling the tool (each branch, and each"),
+		jen.Comment("field that sets the capabilities), the least it needs: an authority"),
+		jen.Comment("that admits none of them admits no call of the tool."),
+		jen.Id("MinCaps").Index().Id("Caps"),
+		jen.Id("Decode").Func().Params(jen.Id("data").Index().Byte()).Params(jen.Id("Args"), jen.Op("*").Id("DecodeError")),
+		jen.Comment("DecodeStep decodes the tool's arguments inside a composite step: no tab"),
+		jen.Comment("and no restrictions of its own."),
+		jen.Id("DecodeStep").Func().Params(jen.Id("data").Index().Byte()).Params(jen.Id("Args"), jen.Op("*").Id("DecodeError")),
+		jen.Comment("Invoke calls the tool's method on h, the Handler of its surface's package."),
+		jen.Id("Invoke").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Any(), jen.Id("a").Id("Args")).Params(jen.Any(), jen.Id("Outcome")),
+	)
+	return f
 }
 
-var _ = ir.IsCommon
+// decodeFile renders the decode error every surface's decoders return,
+// built from generated/support's error at their public boundary.
+func (g *goGen) decodeFile() *jen.File {
+	f := g.file()
+	rule, reason := g.spec.EnumOf("rule"), g.spec.EnumOf("reason")
+	f.Comment("DecodeError says which field broke which rule.")
+	f.Type().Id("DecodeError").Struct(
+		jen.Id("Pointer").String().Comment("JSON Pointer of the field (\"\" is the whole object)"),
+		jen.Id("Rule").Id(rule.GoName),
+		jen.Id("Limit").String().Comment("the limit of that rule, when it has one"),
+		jen.Id("Message").String(),
+	)
+	f.Func().Params(jen.Id("e").Op("*").Id("DecodeError")).Id("Error").Params().String().Block(
+		jen.Id("p").Op(":=").Id("e").Dot("Pointer"),
+		jen.If(jen.Id("p").Op("==").Lit("")).Block(jen.Id("p").Op("=").Lit("/")),
+		jen.Return(jen.Id("p").Op("+").Lit(": ").Op("+").Id("e").Dot("Message")),
+	)
+	f.Comment("Refusal turns a decode error into the refusal the envelope carries.")
+	f.Func().Params(jen.Id("e").Op("*").Id("DecodeError")).Id("Refusal").Params().Op("*").Id("Refusal").Block(
+		jen.Return(jen.Op("&").Id("Refusal").Values(jen.Dict{
+			jen.Id("Reason"): jen.Id(reason.Value("invalid_arguments").GoName), jen.Id("Pointer"): jen.Id("e").Dot("Pointer"),
+			jen.Id("Rule"): jen.Id("e").Dot("Rule"), jen.Id("Limit"): jen.Id("e").Dot("Limit"), jen.Id("Message"): jen.Id("e").Dot("Message"),
+		})),
+	)
+	f.Comment("NewDecodeError types a decoder's error (its rule is one of RuleValues:")
+	f.Comment("gen/ checks that every rule generated/support names is).")
+	f.Func().Id("NewDecodeError").Params(jen.Id("e").Op("*").Add(g.sup("Error"))).Op("*").Id("DecodeError").Block(
+		jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{
+			jen.Id("Pointer"): jen.Id("e").Dot("Pointer"), jen.Id("Rule"): jen.Id(rule.GoName).Call(jen.Id("e").Dot("Rule")),
+			jen.Id("Limit"): jen.Id("e").Dot("Limit"), jen.Id("Message"): jen.Id("e").Dot("Message"),
+		})),
+	)
+	if g.uses(func(f *ir.Field) bool { return f.Type == ir.TypeScalar }) {
+		f.Comment("Scalar is a string, boolean or number input (generated/support).")
+		f.Type().Id("Scalar").Op("=").Add(g.sup("Scalar"))
+		f.Comment("Which kind a Scalar holds.")
+		f.Const().Defs(
+			jen.Id("ScalarNone").Op("=").Add(g.sup("ScalarNone")),
+			jen.Id("ScalarString").Op("=").Add(g.sup("ScalarString")),
+			jen.Id("ScalarBool").Op("=").Add(g.sup("ScalarBool")),
+			jen.Id("ScalarNumber").Op("=").Add(g.sup("ScalarNumber")),
+		)
+	}
+	if g.uses(func(f *ir.Field) bool { return f.Format == "base64" }) {
+		f.Comment("Base64Size is the decoded size of standard base64 text the decoder checked.")
+		f.Func().Id("Base64Size").Params(jen.Id("s").String()).Int64().Block(jen.Return(g.sup("Base64Size").Call(jen.Id("s"))))
+	}
+	return f
+}
+
+// uses reports whether any tool input, at any depth, satisfies pred.
+func (g *goGen) uses(pred func(*ir.Field) bool) bool {
+	var walk func(fs []*ir.Field) bool
+	walk = func(fs []*ir.Field) bool {
+		for _, f := range fs {
+			if f == nil {
+				continue
+			}
+			if pred(f) || (f.Items != nil && walk([]*ir.Field{f.Items})) || walk(f.Fields) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range g.spec.Tools {
+		if walk(t.Inputs) {
+			return true
+		}
+		for _, b := range t.Branches {
+			if walk(b.Override) {
+				return true
+			}
+		}
+	}
+	return false
+}

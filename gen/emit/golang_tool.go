@@ -14,46 +14,53 @@ func (g *goGen) toolFile(t *ir.Tool) *jen.File {
 	f := g.file()
 	g.tool = t
 	defer func() { g.tool = nil }()
-	name := Camel(t.Name)
+	name := t.GoName
 	args := name + "Args"
 	facts := name + "Facts"
 
 	f.Commentf("%s are the decoded arguments of %s.", args, t.Name)
-	fields := g.structFields(name, t.Inputs, true)
+	fields := g.structFields(t.Inputs, true)
 	fields = append(fields, jen.Id("branch").String())
 	f.Type().Id(args).Struct(fields...)
 
 	if len(t.Branches) > 0 {
 		var consts []jen.Code
 		for _, b := range t.Branches {
-			consts = append(consts, jen.Id(name+"Branch"+Camel(b.Name)).Op("=").Lit(b.Name).Comment(b.Doc))
+			consts = append(consts, jen.Id(b.GoName).Op("=").Lit(b.Name).Comment(b.Doc))
 		}
 		f.Commentf("Branches of %s, as Branch() reports them.", t.Name)
 		f.Const().Defs(consts...)
 	}
-
-	g.enumConsts(f, name, t.Inputs)
-	keys := g.keys(t)
+	// The tool's own inline enums are named up front; nested ones follow
+	// the decoders that name them.
+	for _, fl := range t.Inputs {
+		if fl.Type == ir.TypeString && fl.Enum != nil {
+			g.anonConsts(fl.Enum)
+		}
+	}
+	g.flushConsts(f)
 	keysVar := lowerFirst(name) + "Keys"
 	var keyLits []jen.Code
-	for _, k := range keys {
-		keyLits = append(keyLits, jen.Lit(k))
+	for _, fl := range t.Inputs {
+		keyLits = append(keyLits, jen.Lit(fl.Name))
 	}
 	f.Var().Id(keysVar).Op("=").Index().String().Values(keyLits...)
 
+	decErr := jen.Op("*").Add(g.core("DecodeError"))
 	f.Commentf("Decode%s decodes and validates %s arguments, filling defaults.", name, t.Name)
-	f.Func().Id("Decode"+name).Params(jen.Id("d").Index().Byte()).Params(jen.Op("*").Id(args), jen.Op("*").Id("DecodeError")).Block(
+	f.Func().Id("Decode"+name).Params(jen.Id("d").Index().Byte()).Params(jen.Op("*").Id(args), decErr.Clone()).Block(
 		jen.Id("o").Op(":=").New(jen.Id(args)),
-		jen.If(jen.Err().Op(":=").Id("o").Dot("decode").Call(jen.Id("d"), jen.Nil(), jen.False(), jen.Lit("")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.If(jen.Err().Op(":=").Id("o").Dot("decode").Call(jen.Id("d"), jen.Nil(), jen.False(), jen.Lit("")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), g.core("NewDecodeError").Call(jen.Err()))),
 		jen.Return(jen.Id("o"), jen.Nil()),
 	)
 	f.Comment("decode decodes into o; step forbids tab and restrictions, extra names a")
 	f.Comment("composite step's discriminator to pass over.")
-	f.Func().Params(jen.Id("o").Op("*").Id(args)).Id("decode").Params(jen.Id("d").Index().Byte(), jen.Id("p").Op("*").Id("path"), jen.Id("step").Bool(), jen.Id("extra").String()).Op("*").Id("DecodeError").Block(g.decodeBody(t, keys, keysVar)...)
+	g.decodeSig(f, args, []jen.Code{jen.Id("d").Index().Byte(), g.pathParam(), jen.Id("step").Bool(), jen.Id("extra").String()}, g.decodeBody(t, keysVar))
 	var defs []jen.Code
 	for _, fl := range t.Inputs {
 		if hasDefault(fl) && !t.BranchOwned(fl.Name) {
-			defs = append(defs, jen.Id("o").Dot(goName(fl)).Op("=").Add(defaultValue(fl)))
+			defs = append(defs, jen.Id("o").Dot(fl.GoName).Op("=").Add(g.defaultValue(fl)))
 		}
 	}
 	f.Comment("setDefaults fills every default that does not depend on a branch.")
@@ -62,19 +69,19 @@ func (g *goGen) toolFile(t *ir.Tool) *jen.File {
 	g.methods(f, t, args)
 
 	f.Commentf("%s are the canonical facts of a %s result.", facts, t.Name)
-	f.Type().Id(facts).Struct(g.structFields(name, t.Facts, false)...)
+	f.Type().Id(facts).Struct(g.structFields(t.Facts, false)...)
 	var norm []jen.Code
 	for _, fl := range t.Facts {
-		if fl.Type == "array" && fl.Always {
-			norm = append(norm, jen.If(jen.Id("f").Dot(goName(fl)).Op("==").Nil()).Block(
-				jen.Id("f").Dot(goName(fl)).Op("=").Add(g.goType(name, fl, false)).Values()))
+		if fl.Type == ir.TypeArray && fl.Always {
+			norm = append(norm, jen.If(jen.Id("f").Dot(fl.GoName).Op("==").Nil()).Block(
+				jen.Id("f").Dot(fl.GoName).Op("=").Add(g.goType(fl, false)).Values()))
 		}
 	}
 	f.Comment("normalize renders always-present lists as [] rather than null.")
 	f.Func().Params(jen.Id("f").Op("*").Id(facts)).Id("normalize").Params().Block(norm...)
 
-	f.Func().Id("invoke"+name).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id("Handler"), jen.Id("a").Id("Args")).Params(jen.Any(), jen.Id("Outcome")).Block(
-		jen.List(jen.Id("f"), jen.Id("o")).Op(":=").Id("h").Dot(name).Call(jen.Id("ctx"), jen.Id("a").Assert(jen.Op("*").Id(args))),
+	f.Func().Id("invoke"+name).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Any(), jen.Id("a").Add(g.core("Args"))).Params(jen.Any(), g.core("Outcome")).Block(
+		jen.List(jen.Id("f"), jen.Id("o")).Op(":=").Id("h").Assert(jen.Id("Handler")).Dot(name).Call(jen.Id("ctx"), jen.Id("a").Assert(jen.Op("*").Id(args))),
 		jen.If(jen.Id("f").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Id("o"))),
 		jen.Id("f").Dot("normalize").Call(),
 		jen.Return(jen.Id("f"), jen.Id("o")),
@@ -84,95 +91,79 @@ func (g *goGen) toolFile(t *ir.Tool) *jen.File {
 	f.Comment("//go:embed tools/" + t.Name + ".json")
 	f.Var().Id("definition" + name).Index().Byte()
 
-	decodeStep := jen.Func().Params(jen.Id("d").Index().Byte()).Params(jen.Id("Args"), jen.Op("*").Id("DecodeError")).Block(
-		jen.Id("o").Op(":=").New(jen.Id(args)),
-		jen.If(jen.Err().Op(":=").Id("o").Dot("decode").Call(jen.Id("d"), jen.Nil(), jen.True(), jen.Lit("")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Id("o"), jen.Nil()),
-	)
-	f.Var().Id("tool" + name).Op("=").Op("&").Id("Tool").Values(jen.Dict{
+	decoder := func(step bool) jen.Code {
+		return jen.Func().Params(jen.Id("d").Index().Byte()).Params(g.core("Args"), decErr.Clone()).Block(
+			jen.Id("o").Op(":=").New(jen.Id(args)),
+			jen.If(jen.Err().Op(":=").Id("o").Dot("decode").Call(jen.Id("d"), jen.Nil(), jen.Lit(step), jen.Lit("")), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), g.core("NewDecodeError").Call(jen.Err()))),
+			jen.Return(jen.Id("o"), jen.Nil()),
+		)
+	}
+	f.Var().Id("tool" + name).Op("=").Op("&").Add(g.core("Tool")).Values(jen.Dict{
 		jen.Id("Name"):      jen.Lit(t.Name),
 		jen.Id("Title"):     jen.Lit(t.Title),
 		jen.Id("Composite"): jen.Lit(t.Composite),
-		jen.Id("Annotations"): jen.Id("Annotations").Values(jen.Dict{
+		jen.Id("Annotations"): g.core("Annotations").Values(jen.Dict{
 			jen.Id("ReadOnly"): jen.Lit(t.Annotations.ReadOnly), jen.Id("Destructive"): jen.Lit(t.Annotations.Destructive),
 			jen.Id("Idempotent"): jen.Lit(t.Annotations.Idempotent), jen.Id("OpenWorld"): jen.Lit(t.Annotations.OpenWorld),
 		}),
 		jen.Id("Definition"): jen.Id("definition" + name),
-		jen.Id("Decode"): jen.Func().Params(jen.Id("d").Index().Byte()).Params(jen.Id("Args"), jen.Op("*").Id("DecodeError")).Block(
-			jen.List(jen.Id("o"), jen.Err()).Op(":=").Id("Decode"+name).Call(jen.Id("d")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Id("o"), jen.Nil()),
-		),
-		jen.Id("DecodeStep"): decodeStep,
+		jen.Id("MinCaps"):    g.minCapsExpr(t),
+		jen.Id("Decode"):     decoder(false),
+		jen.Id("DecodeStep"): decoder(true),
 		jen.Id("Invoke"):     jen.Id("invoke" + name),
 	})
+	g.flushConsts(f)
 	return f
 }
 
-// keys are the member names the decoder accepts, in declaration order; a tool
-// used as a composite step also knows its variant key.
-func (g *goGen) keys(t *ir.Tool) []string {
-	var keys []string
-	for _, fl := range t.Inputs {
-		keys = append(keys, fl.Name)
-	}
-	return keys
-}
-
-func rawSet(i int) *jen.Statement { return jen.Id("raw").Index(jen.Lit(i)).Dot("set").Call() }
-
-func (g *goGen) decodeBody(t *ir.Tool, keys []string, keysVar string) []jen.Code {
+func (g *goGen) decodeBody(t *ir.Tool, keysVar string) []jen.Code {
 	idx := func(n string) int {
-		for i, k := range keys {
-			if k == n {
-				return i
-			}
+		if i := indexOf(t.Inputs, n); i >= 0 {
+			return i
 		}
 		panic("no field " + n + " in " + t.Name)
 	}
-	body := []jen.Code{
-		jen.Var().Id("raw").Index(jen.Lit(len(keys))).Id("span"),
-		jen.If(jen.Err().Op(":=").Id("members").Call(jen.Id("d"), jen.Id("p"), jen.Id(keysVar), jen.Id("raw").Index(jen.Empty(), jen.Empty()), jen.Id("extra")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-	}
+	body := g.scan(keysVar, len(t.Inputs))
 	var stepChecks []jen.Code
 	for _, n := range []string{"tab", "restrict_hosts", "restrict_capabilities"} {
 		if t.Input(n) != nil {
-			stepChecks = append(stepChecks, jen.If(rawSet(idx(n))).Block(jen.Return(jen.Id("stepForbidden").Call(jen.Id("p"), jen.Lit(n)))))
+			stepChecks = append(stepChecks, jen.If(rawSet(idx(n))).Block(jen.Return(g.sup("StepForbidden").Call(jen.Id("p"), jen.Lit(n)))))
 		}
 	}
 	body = append(body, jen.If(jen.Id("step")).Block(stepChecks...))
 	for _, fl := range t.Inputs {
 		if fl.Required {
-			body = append(body, jen.If(jen.Op("!").Add(rawSet(idx(fl.Name)))).Block(jen.Return(jen.Id("required").Call(jen.Id("p"), jen.Lit(fl.Name)))))
+			body = append(body, jen.If(jen.Op("!").Add(rawSet(idx(fl.Name)))).Block(jen.Return(g.sup("Required").Call(jen.Id("p"), jen.Lit(fl.Name)))))
 		}
 	}
 	body = append(body, g.branchSelect(t, idx)...)
-	body = append(body, g.fieldDecodes(Camel(t.Name), t.Inputs, func(fl *ir.Field) []jen.Code {
+	body = append(body, g.fieldDecodes(t.Inputs, func(fl *ir.Field) []jen.Code {
 		if fl.Name == t.Discriminator {
 			return []jen.Code{} // decoded with the branch selection
 		}
 		var cases []jen.Code
 		for _, b := range t.Branches {
 			if o := b.OverrideOf(fl.Name); o != nil {
-				cases = append(cases, jen.Case(jen.Lit(b.Name)).Block(g.fieldStmts(t, o, fl)...))
+				cases = append(cases, jen.Case(jen.Id(b.GoName)).Block(g.fieldStmts(o, fl)...))
 			}
 		}
 		if cases == nil {
 			return nil
 		}
-		cases = append(cases, jen.Default().Block(g.fieldStmts(t, fl, fl)...))
+		cases = append(cases, jen.Default().Block(g.fieldStmts(fl, fl)...))
 		return []jen.Code{jen.Switch(jen.Id("o").Dot("branch")).Block(cases...)}
 	})...)
 	for _, c := range t.Conflicts {
 		cond := rawSet(idx(c.A)).Op("&&").Add(rawSet(idx(c.B)))
 		if c.Value != nil {
-			cond = cond.Op("&&").Id("o").Dot(goName(t.Input(c.B))).Op("==").Lit(*c.Value)
+			cond = cond.Op("&&").Id("o").Dot(t.Input(c.B).GoName).Op("==").Lit(*c.Value)
 		}
-		body = append(body, jen.If(cond).Block(jen.Return(jen.Id("conflictError").Call(jen.Id("p"), jen.Lit(c.A), jen.Lit(c.B), jen.Lit(c.Doc)))))
+		body = append(body, jen.If(cond).Block(jen.Return(g.sup("ConflictError").Call(jen.Id("p"), jen.Lit(c.A), jen.Lit(c.B), jen.Lit(c.Doc)))))
 	}
-	for _, g := range t.Together {
+	for _, grp := range t.Together {
 		var any *jen.Statement
-		for _, n := range g {
+		for _, n := range grp {
 			if any == nil {
 				any = rawSet(idx(n))
 			} else {
@@ -180,29 +171,22 @@ func (g *goGen) decodeBody(t *ir.Tool, keys []string, keysVar string) []jen.Code
 			}
 		}
 		var checks []jen.Code
-		for _, n := range g {
-			checks = append(checks, jen.If(jen.Op("!").Add(rawSet(idx(n)))).Block(jen.Return(jen.Id("branchRequired").Call(jen.Id("p"), jen.Lit(n), jen.Lit(strings.Join(g, ", "))))))
+		for _, n := range grp {
+			checks = append(checks, jen.If(jen.Op("!").Add(rawSet(idx(n)))).Block(jen.Return(g.sup("BranchRequired").Call(jen.Id("p"), jen.Lit(n), jen.Lit(strings.Join(grp, ", "))))))
 		}
 		body = append(body, jen.If(any).Block(checks...))
 	}
 	for _, e := range t.EmptyNeeds {
 		fl := t.Input(e.Field)
-		val := jen.Id("o").Dot(goName(fl))
+		val := jen.Id("o").Dot(fl.GoName)
 		if pointerField(fl) {
-			val = jen.Op("*").Id("o").Dot(goName(fl))
+			val = jen.Op("*").Id("o").Dot(fl.GoName)
 		}
-		body = append(body, jen.If(rawSet(idx(e.Field)).Op("&&").Add(val).Op("==").Lit("").Op("&&").Op("!").Id("o").Dot(goName(t.Input(e.Needs)))).Block(
-			jen.Return(jen.Id("emptyText").Call(jen.Id("p"), jen.Lit(e.Field), jen.Lit(e.Needs)))))
+		body = append(body, jen.If(rawSet(idx(e.Field)).Op("&&").Add(val).Op("==").Lit("").Op("&&").Op("!").Id("o").Dot(t.Input(e.Needs).GoName)).Block(
+			jen.Return(g.sup("EmptyText").Call(jen.Id("p"), jen.Lit(e.Field), jen.Lit(e.Needs)))))
 	}
 	body = append(body, jen.Return(jen.Nil()))
 	return body
-}
-
-// fieldStmts decodes one field using def (possibly a branch's narrowing)
-// into the Go field of fl.
-func (g *goGen) fieldStmts(t *ir.Tool, def, fl *ir.Field) []jen.Code {
-	return append([]jen.Code{jen.Id("p").Op(":=").Op("&").Id("path").Values(jen.Dict{jen.Id("parent"): jen.Id("p"), jen.Id("key"): jen.Lit(fl.Name), jen.Id("index"): jen.Lit(-1)})},
-		g.decodeValue(Camel(t.Name), def, jen.Id("d").Index(jen.Id("r").Dot("start"), jen.Id("r").Dot("end")), jen.Id("p"), jen.Id("o").Dot(goName(fl)), pointerField(fl))...)
 }
 
 // branchSelect emits the choice of branch and its required/forbidden checks.
@@ -218,13 +202,13 @@ func (g *goGen) branchSelect(t *ir.Tool, idx func(string) int) []jen.Code {
 		return b.Name
 	}
 	checks := func(b *ir.Branch) []jen.Code {
-		stmts := []jen.Code{jen.Id("o").Dot("branch").Op("=").Lit(b.Name)}
+		stmts := []jen.Code{jen.Id("o").Dot("branch").Op("=").Id(b.GoName)}
 		for _, r := range b.Required {
-			stmts = append(stmts, jen.If(jen.Op("!").Add(rawSet(idx(r)))).Block(jen.Return(jen.Id("branchRequired").Call(jen.Id("p"), jen.Lit(r), jen.Lit(label(b))))))
+			stmts = append(stmts, jen.If(jen.Op("!").Add(rawSet(idx(r)))).Block(jen.Return(g.sup("BranchRequired").Call(jen.Id("p"), jen.Lit(r), jen.Lit(label(b))))))
 		}
 		for _, fl := range t.Inputs {
 			if t.BranchOwned(fl.Name) && !b.Lists(fl.Name) {
-				stmts = append(stmts, jen.If(rawSet(idx(fl.Name))).Block(jen.Return(jen.Id("branchForbidden").Call(jen.Id("p"), jen.Lit(fl.Name), jen.Lit(label(b))))))
+				stmts = append(stmts, jen.If(rawSet(idx(fl.Name))).Block(jen.Return(g.sup("BranchForbidden").Call(jen.Id("p"), jen.Lit(fl.Name), jen.Lit(label(b))))))
 			}
 		}
 		return stmts
@@ -232,17 +216,16 @@ func (g *goGen) branchSelect(t *ir.Tool, idx func(string) int) []jen.Code {
 	if t.Discriminator != "" {
 		disc := t.Input(t.Discriminator)
 		i := idx(disc.Name)
-		decode := g.fieldStmts(t, disc, disc)
-		stmt := jen.If(jen.Id("r").Op(":=").Id("raw").Index(jen.Lit(i)), jen.Id("r").Dot("set").Call()).Block(decode...)
+		stmt := jen.If(jen.Id("r").Op(":=").Id("raw").Index(jen.Lit(i)), jen.Id("r").Dot("Set").Call()).Block(g.fieldStmts(disc, disc)...)
 		if hasDefault(disc) {
-			stmt = stmt.Else().Block(jen.Id("o").Dot(goName(disc)).Op("=").Add(defaultValue(disc)))
+			stmt = stmt.Else().Block(jen.Id("o").Dot(disc.GoName).Op("=").Add(g.defaultValue(disc)))
 		}
 		out = append(out, stmt)
 		var cases []jen.Code
 		for _, b := range t.Branches {
-			cases = append(cases, jen.Case(jen.Lit(b.When)).Block(checks(b)...))
+			cases = append(cases, jen.Case(g.whenValue(disc, b.When)).Block(checks(b)...))
 		}
-		out = append(out, jen.Switch(jen.Id("o").Dot(goName(disc))).Block(cases...))
+		out = append(out, jen.Switch(jen.Id("o").Dot(disc.GoName)).Block(cases...))
 		return out
 	}
 	// Presence: the first branch whose key is present wins; a second is a conflict.
@@ -269,22 +252,34 @@ func (g *goGen) branchSelect(t *ir.Tool, idx func(string) int) []jen.Code {
 			jen.Id("key").Op(":=").Lit(""),
 			chain,
 			jen.If(jen.Id("key").Op("!=").Lit("")).Block(
-				jen.If(jen.Id("sel").Op("!=").Lit("")).Block(jen.Return(jen.Id("conflictError").Call(jen.Id("p"), jen.Id("selKey"), jen.Id("key"), jen.Lit("choose one of "+strings.Join(alternativesAll(t), ", "))))),
-				jen.Id("sel").Op(",").Id("selKey").Op("=").List(jen.Lit(b.Name), jen.Id("key")),
+				jen.If(jen.Id("sel").Op("!=").Lit("")).Block(jen.Return(g.sup("ConflictError").Call(jen.Id("p"), jen.Id("selKey"), jen.Id("key"), jen.Lit("choose one of "+strings.Join(alternativesAll(t), ", "))))),
+				jen.Id("sel").Op(",").Id("selKey").Op("=").List(jen.Id(b.GoName), jen.Id("key")),
 			),
 		))
 	}
 	if def != nil {
-		out = append(out, jen.If(jen.Id("sel").Op("==").Lit("")).Block(jen.Id("sel").Op("=").Lit(def.Name)))
+		out = append(out, jen.If(jen.Id("sel").Op("==").Lit("")).Block(jen.Id("sel").Op("=").Id(def.GoName)))
 	} else {
-		out = append(out, jen.If(jen.Id("sel").Op("==").Lit("")).Block(jen.Return(jen.Id("branchMissing").Call(jen.Id("p"), jen.Lit(strings.Join(alternatives, ", "))))))
+		out = append(out, jen.If(jen.Id("sel").Op("==").Lit("")).Block(jen.Return(g.sup("BranchMissing").Call(jen.Id("p"), jen.Lit(strings.Join(alternatives, ", "))))))
 	}
 	var cases []jen.Code
 	for _, b := range t.Branches {
-		cases = append(cases, jen.Case(jen.Lit(b.Name)).Block(checks(b)...))
+		cases = append(cases, jen.Case(jen.Id(b.GoName)).Block(checks(b)...))
 	}
 	out = append(out, jen.Switch(jen.Id("sel")).Block(cases...))
 	return out
+}
+
+// whenValue is the discriminator constant that selects a branch.
+func (g *goGen) whenValue(disc *ir.Field, when string) jen.Code {
+	if disc.Enum == nil {
+		return jen.Lit(when)
+	}
+	v := disc.Enum.Value(when)
+	if disc.Enum.Named() {
+		return g.named(disc.Enum, v.GoName)
+	}
+	return jen.Id(v.GoName)
 }
 
 // alternativesAll names the first key of every keyed branch.
@@ -298,16 +293,16 @@ func alternativesAll(t *ir.Tool) []string {
 	return out
 }
 
-func capsExpr(caps []string) jen.Code {
+func (g *goGen) capsExpr(caps []string) jen.Code {
 	if len(caps) == 0 {
 		return jen.Lit(0)
 	}
 	var e *jen.Statement
 	for _, c := range caps {
 		if e == nil {
-			e = jen.Id("Cap" + Camel(c))
+			e = g.core("Cap" + ir.Camel(c))
 		} else {
-			e = e.Op("|").Id("Cap" + Camel(c))
+			e = e.Op("|").Add(g.core("Cap" + ir.Camel(c)))
 		}
 	}
 	return e
@@ -327,24 +322,24 @@ func (g *goGen) whenPresent(t *ir.Tool, wps []*ir.WhenPresent) []jen.Code {
 		fl := t.Input(w.Field)
 		var st jen.Code
 		if w.Set != nil {
-			st = jen.Id("n").Dot("Caps").Op("=").Add(capsExpr(w.Set))
+			st = jen.Id("n").Dot("Caps").Op("=").Add(g.capsExpr(w.Set))
 		} else {
-			st = jen.Id("n").Dot("Caps").Op("|=").Add(capsExpr(w.Add))
+			st = jen.Id("n").Dot("Caps").Op("|=").Add(g.capsExpr(w.Add))
 		}
-		out = append(out, jen.If(present(fl, jen.Id("o").Dot(goName(fl)))).Block(st))
+		out = append(out, jen.If(present(fl, jen.Id("o").Dot(fl.GoName))).Block(st))
 	}
 	return out
 }
 
 // methods emits the Args interface methods.
 func (g *goGen) methods(f *jen.File, t *ir.Tool, args string) {
-	recv := jen.Id("o").Op("*").Id(args)
+	recv := func() *jen.Statement { return jen.Id("o").Op("*").Id(args) }
 	f.Comment("ToolName names the tool.")
-	f.Func().Params(recv).Id("ToolName").Params().String().Block(jen.Return(jen.Lit(t.Name)))
+	f.Func().Params(recv()).Id("ToolName").Params().String().Block(jen.Return(jen.Lit(t.Name)))
 	f.Comment("Branch names the input branch the decoder chose (\"\" when the tool has none).")
-	f.Func().Params(jen.Id("o").Op("*").Id(args)).Id("Branch").Params().String().Block(jen.Return(jen.Id("o").Dot("branch")))
+	f.Func().Params(recv()).Id("Branch").Params().String().Block(jen.Return(jen.Id("o").Dot("branch")))
 
-	body := []jen.Code{jen.Id("n").Op(":=").Id("Needs").Values(jen.Dict{jen.Id("Caps"): capsExpr(t.Capabilities)})}
+	body := []jen.Code{jen.Id("n").Op(":=").Add(g.core("Needs")).Values(jen.Dict{jen.Id("Caps"): g.capsExpr(t.Capabilities)})}
 	if len(t.Constraints) > 0 {
 		body = append(body, jen.Id("n").Dot("Constraints").Op("=").Add(stringsLit(t.Constraints)))
 	}
@@ -352,14 +347,14 @@ func (g *goGen) methods(f *jen.File, t *ir.Tool, args string) {
 	for _, b := range t.Branches {
 		var st []jen.Code
 		if b.HasCaps {
-			st = append(st, jen.Id("n").Dot("Caps").Op("=").Add(capsExpr(b.Capabilities)))
+			st = append(st, jen.Id("n").Dot("Caps").Op("=").Add(g.capsExpr(b.Capabilities)))
 		}
 		if len(b.Constraints) > 0 {
 			st = append(st, jen.Id("n").Dot("Constraints").Op("=").Add(stringsLit(b.Constraints)))
 		}
 		st = append(st, g.whenPresent(t, b.WhenPresent)...)
 		if len(st) > 0 {
-			cases = append(cases, jen.Case(jen.Lit(b.Name)).Block(st...))
+			cases = append(cases, jen.Case(jen.Id(b.GoName)).Block(st...))
 		}
 	}
 	if len(cases) > 0 {
@@ -367,55 +362,37 @@ func (g *goGen) methods(f *jen.File, t *ir.Tool, args string) {
 	}
 	body = append(body, g.whenPresent(t, t.WhenPresent)...)
 	for _, fl := range t.Inputs {
-		if fl.Format == "url" && fl.Type == "string" {
-			body = append(body, jen.If(present(fl, jen.Id("o").Dot(goName(fl)))).Block(jen.Id("n").Dot("URLs").Op("=").Append(jen.Id("n").Dot("URLs"), jen.Id("o").Dot(goName(fl)))))
+		if fl.Format == "url" && fl.Type == ir.TypeString {
+			body = append(body, jen.If(present(fl, jen.Id("o").Dot(fl.GoName))).Block(jen.Id("n").Dot("URLs").Op("=").Append(jen.Id("n").Dot("URLs"), jen.Id("o").Dot(fl.GoName))))
 		}
 	}
 	body = append(body, jen.Return(jen.Id("n")))
 	f.Comment("Needs classifies the call: capabilities, constraints and hosts it needs.")
-	f.Func().Params(jen.Id("o").Op("*").Id(args)).Id("Needs").Params().Id("Needs").Block(body...)
+	f.Func().Params(recv()).Id("Needs").Params().Add(g.core("Needs")).Block(body...)
 
+	restrict := jen.Dict{}
+	if t.Input("restrict_hosts") != nil {
+		restrict[jen.Id("Hosts")] = jen.Id("o").Dot("RestrictHosts")
+	}
+	if fl := t.Input("restrict_capabilities"); fl != nil {
+		var caps jen.Code = jen.Id("o").Dot(fl.GoName)
+		if fl.Items.Enum.Named() {
+			caps = g.sup("Strings").Call(caps)
+		}
+		restrict[jen.Id("Capabilities")] = caps
+	}
 	f.Comment("Restrictions returns the call's own narrowing of authority.")
-	f.Func().Params(jen.Id("o").Op("*").Id(args)).Id("Restrictions").Params().Id("Restrictions").Block(
-		jen.Return(jen.Id("Restrictions").Values(jen.Dict{jen.Id("Hosts"): jen.Id("o").Dot("RestrictHosts"), jen.Id("Capabilities"): jen.Id("o").Dot("RestrictCapabilities")})))
+	f.Func().Params(recv()).Id("Restrictions").Params().Add(g.core("Restrictions")).Block(jen.Return(g.core("Restrictions").Values(restrict)))
 	tab := jen.Lit("")
 	if t.Input("tab") != nil {
 		tab = jen.Id("o").Dot("Tab")
 	}
 	f.Comment("TabHandle returns the tab the call names, or \"\".")
-	f.Func().Params(jen.Id("o").Op("*").Id(args)).Id("TabHandle").Params().String().Block(jen.Return(tab))
+	f.Func().Params(recv()).Id("TabHandle").Params().String().Block(jen.Return(tab))
 	set := []jen.Code{}
 	if t.Input("tab") != nil {
 		set = append(set, jen.Id("o").Dot("Tab").Op("=").Id("tab"))
 	}
 	f.Comment("SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.")
-	f.Func().Params(jen.Id("o").Op("*").Id(args)).Id("SetTab").Params(jen.Id("tab").String()).Block(set...)
-}
-
-// enumConsts names every value of the tool's own string enums
-// (<Tool><Field><Value>), so the executor never types them again. Enums that
-// are one of the spec's named sets already have typed constants.
-func (g *goGen) enumConsts(f *jen.File, name string, fields []*ir.Field) {
-	var defs []jen.Code
-	for _, fl := range fields {
-		if fl.Type != "string" || len(fl.Enum) == 0 || g.namedEnum(fl.Enum) {
-			continue
-		}
-		for _, v := range fl.Enum {
-			defs = append(defs, jen.Id(name+Camel(fl.Name)+Camel(v)).Op("=").Lit(v))
-		}
-	}
-	if len(defs) > 0 {
-		f.Commentf("Values of %s's enums.", name)
-		f.Const().Defs(defs...)
-	}
-}
-
-func (g *goGen) namedEnum(values []string) bool {
-	for _, e := range g.spec.Enums {
-		if strings.Join(e.Values, ",") == strings.Join(values, ",") {
-			return true
-		}
-	}
-	return false
+	f.Func().Params(recv()).Id("SetTab").Params(jen.Id("tab").String()).Block(set...)
 }

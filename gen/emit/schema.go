@@ -48,29 +48,33 @@ const advertisedEnumMax = 8
 
 func advertised(b *ir.Bound) bool { return b != nil && b.Advertised }
 
+// jsonType is a field's JSON Schema type ("open" is any object).
+func jsonType(t ir.Type) string {
+	if t == ir.TypeOpen {
+		return "object"
+	}
+	return string(t)
+}
+
 // inputSchema renders one input field in the portable profile: no type
 // arrays, no $ref, closed objects, a description on every property.
 func (s *schemaGen) inputSchema(f *ir.Field, withDoc bool) *obj {
 	o := newObj()
-	if f.Type != "scalar" {
-		t := f.Type
-		if t == "open" {
-			t = "object"
-		}
-		o.set("type", t)
+	if f.Type != ir.TypeScalar {
+		o.set("type", jsonType(f.Type))
 	}
 	if withDoc {
 		o.set("description", f.Doc)
 	}
 	switch f.Type {
 	case "string":
-		if len(f.Enum) > 0 && len(f.Enum) <= advertisedEnumMax && !f.EnumHidden && !s.lean {
-			o.set("enum", f.Enum)
+		if enumAdvertised(f) && !s.lean {
+			o.set("enum", f.EnumValues())
 		}
 		if f.DefStr != nil && !s.lean {
 			o.set("default", *f.DefStr)
 		}
-		if advertised(f.Bound) && len(f.Enum) == 0 && !s.lean {
+		if advertised(f.Bound) && f.Enum == nil && !s.lean {
 			if f.Bound.Min != nil && *f.Bound.Min > 0 && f.Handle == "" {
 				o.set("minLength", *f.Bound.Min)
 			}
@@ -194,7 +198,7 @@ func (s *schemaGen) variantProps(o *obj, v *ir.Variants) {
 	s.lean = true
 	defer func() { s.lean = false }()
 	for _, c := range v.Cases {
-		t := s.spec.Tool(c.Tool)
+		t := c.Tool
 		s.tool = t
 		fields := t.Inputs
 		if c.Wrap != "" {
@@ -242,18 +246,14 @@ func (s *schemaGen) toolInput(t *ir.Tool) *obj {
 // factSchema renders an output fact.
 func (s *schemaGen) factSchema(f *ir.Field) *obj {
 	o := newObj()
-	if f.Type != "scalar" {
-		t := f.Type
-		if t == "open" {
-			t = "object"
-		}
-		o.set("type", t)
+	if f.Type != ir.TypeScalar {
+		o.set("type", jsonType(f.Type))
 	}
 	o.set("description", f.Doc)
 	switch f.Type {
 	case "string":
-		if len(f.Enum) > 0 {
-			o.set("enum", f.Enum)
+		if f.Enum != nil {
+			o.set("enum", f.EnumValues())
 		}
 		if f.Bound != nil && f.Bound.Max != nil {
 			o.set("maxLength", *f.Bound.Max)
@@ -288,7 +288,9 @@ func (s *schemaGen) toolOutput(t *ir.Tool) *obj {
 	props := newObj()
 	var req []string
 	for _, e := range s.spec.Envelope {
-		req = append(req, e.Name)
+		if e.Always {
+			req = append(req, e.Name)
+		}
 		if e.Name != "facts" {
 			props.set(e.Name, s.factSchema(e))
 			continue
@@ -325,12 +327,21 @@ func (s *schemaGen) toolOutput(t *ir.Tool) *obj {
 func Definition(spec *ir.Spec, t *ir.Tool) ([]byte, error) {
 	s := &schemaGen{spec: spec}
 	ann := annotations(t.Annotations)
+	var out any = s.toolOutput(t)
+	if t.Verb != nil {
+		// A profile verb answers with the profile's contract, not the envelope.
+		v, err := verbOutput(t.Surface.Claim, t.Verb.Verb)
+		if err != nil {
+			return nil, err
+		}
+		out = v
+	}
 	def := newObj().
 		set("annotations", ann).
 		set("description", t.Doc).
 		set("inputSchema", s.toolInput(t)).
 		set("name", t.Name).
-		set("outputSchema", s.toolOutput(t)).
+		set("outputSchema", out).
 		set("title", t.Title)
 	return json.Marshal(def)
 }

@@ -1,13 +1,21 @@
-// Package ir is the plain Go intermediate representation of the Ghostlight
-// surface: what gen/load reads out of spec/ and what every emitter renders.
-// It holds no CUE values, so emitters are ordinary Go over plain data.
+// Package ir is the typed intermediate representation of the Ghostlight
+// surfaces: what gen/load reads out of spec/ and what every emitter renders.
+// It holds no CUE values. As in protogen, it is referential: a field points
+// at its enum and its surface, and every Go name is computed once, at load,
+// so emitters never guess an identity back from values or names.
 package ir
 
 import "encoding/json"
 
-// Spec is the whole surface.
+// Spec is everything spec/ declares.
 type Spec struct {
-	Bounds                 []*Bound
+	// Surfaces are the tool catalogs served; the first is the core surface,
+	// whose package holds the shared envelope, bounds and catalog types.
+	Surfaces []*Surface
+	Bounds   []*Bound
+	// Enums are every closed set, named ones first (in declaration order,
+	// the core surface's then each surface's), then the anonymous ones
+	// fields declare inline.
 	Enums                  []*Enum
 	CredentialAutocomplete []string
 	// ScrollAmountPermille maps each scroll amount to thousandths of the viewport.
@@ -19,23 +27,85 @@ type Spec struct {
 	Common         []*Field // tab, timeout_ms, restrict_hosts, restrict_capabilities
 	Envelope       []*Field
 	RefusalFacts   []*Field
-	Tools          []*Tool // sorted by name
+	// Texts are fixed sentences (name, text) the runtime says verbatim.
+	Texts [][2]string
+	Tools []*Tool // every surface's, sorted by name
+	// Policy is the layer schema (#Policy in spec/policy.cue); nil when the
+	// spec declares none.
+	Policy *Policy
 }
+
+// Core is the surface whose package holds the shared types.
+func (s *Spec) Core() *Surface { return s.Surfaces[0] }
+
+// Surface is one tool catalog with its own Go package, schemas, docs,
+// fixtures and discovery budget.
+type Surface struct {
+	Name, Doc string
+	// Package is the Go package name and its directory under the output root.
+	Package string
+	// Budget bounds the bytes of the tools list's input side.
+	Budget *Bound
+	// Common names the common fields every tool of the surface takes (tab
+	// and timeout_ms are chosen per tool).
+	Common []string
+	// Enums are the named enums whose Go types live in this package.
+	Enums []*Enum
+	Tools []*Tool // sorted by name
+	// Claim is the class-profile claim the surface publishes, or nil.
+	Claim *Claim
+}
+
+// IsCore reports whether the surface's package holds the shared types.
+func (s *Surface) IsCore(spec *Spec) bool { return spec.Core() == s }
 
 // Bound is one named limit.
 type Bound struct {
 	Name, Doc, Unit string
+	GoName          string
 	Min, Max, Def   *int64
 	// Advertised bounds appear in tool schemas; the others are enforced by
 	// the decoder only.
 	Advertised bool
 }
 
-// Enum is a closed set of strings.
+// Enum is a closed set of strings. A named enum has a Go type of its own in
+// its surface's package; an anonymous one (declared inline on a field) has
+// untyped constants named after its field.
 type Enum struct {
-	Name   string
-	Values []string
+	Name    string // spec name ("role"); "" for anonymous enums
+	GoName  string // Go type of a named enum; constant prefix of an anonymous one
+	Values  []*EnumValue
+	Surface *Surface
 }
+
+// Named reports whether the enum has a Go type of its own.
+func (e *Enum) Named() bool { return e != nil && e.Name != "" }
+
+// Strings returns the values in order.
+func (e *Enum) Strings() []string {
+	if e == nil {
+		return nil
+	}
+	out := make([]string, len(e.Values))
+	for i, v := range e.Values {
+		out[i] = v.Value
+	}
+	return out
+}
+
+// Value returns the value of that spelling, or nil.
+func (e *Enum) Value(s string) *EnumValue {
+	for _, v := range e.Values {
+		if v.Value == s {
+			return v
+		}
+	}
+	return nil
+}
+
+// EnumValue is one value and its Go constant.
+type EnumValue struct{ Value, GoName string }
 
 // NamedKey is one entry of the closed named-key list.
 type NamedKey struct {
@@ -43,17 +113,33 @@ type NamedKey struct {
 	KeyCode          int
 }
 
+// Type is a field's JSON kind.
+type Type string
+
+// Field types.
+const (
+	TypeString  Type = "string"
+	TypeInteger Type = "integer"
+	TypeNumber  Type = "number"
+	TypeBoolean Type = "boolean"
+	TypeArray   Type = "array"
+	TypeObject  Type = "object"
+	TypeScalar  Type = "scalar" // one of Kinds
+	TypeOpen    Type = "open"   // any object, kept as JSON
+)
+
 // Field is an input field or an output fact.
 type Field struct {
-	Name       string
-	Type       string // string integer number boolean array object scalar open
-	Doc        string
-	Required   bool
-	Always     bool
-	Bound      *Bound
-	DefBool    *bool
-	DefStr     *string
-	Enum       []string
+	Name     string
+	Type     Type
+	Doc      string
+	Required bool
+	Always   bool
+	Bound    *Bound
+	DefBool  *bool
+	DefStr   *string
+	// Enum is the closed set of a string field, or nil.
+	Enum       *Enum
 	EnumHidden bool
 	TrueOnly   bool
 	Format     string
@@ -65,9 +151,21 @@ type Field struct {
 	Fields     []*Field
 	Variants   *Variants
 	ExactlyOne []string
-	GoType     string
-	GoName     string
+	// GoName is the Go field name; GoType the Go type name of an object.
+	GoName string
+	GoType string
+	// Policy fields only: how a lower layer may move the value (Narrow, with
+	// NarrowOrder narrowest first), the one layer that may set it, its
+	// default as reference text, and whether an empty list stays non-nil.
+	Narrow      string
+	NarrowOrder []string
+	OnlyLayer   string
+	PolicyDef   string
+	KeepEmpty   bool
 }
+
+// EnumValues returns the field's enum values (nil without an enum).
+func (f *Field) EnumValues() []string { return f.Enum.Strings() }
 
 // Variants choose an object's shape by one enum field (sequence steps).
 type Variants struct {
@@ -77,13 +175,15 @@ type Variants struct {
 
 // Variant is one case of Variants.
 type Variant struct {
-	Name, Tool, Doc string
-	Wrap            string
+	Name, Doc string
+	Tool      *Tool
+	Wrap      string
 }
 
 // Branch is a set of fields that belong together.
 type Branch struct {
 	Name, Doc    string
+	GoName       string   // the Branch constant
 	When         string   // discriminated tools
 	Keys         []string // presence tools; empty marks the default
 	IsDefault    bool
@@ -119,6 +219,8 @@ type Annotations struct{ ReadOnly, Destructive, Idempotent, OpenWorld bool }
 // Tool is one catalog entry.
 type Tool struct {
 	Name, Title, Doc string
+	GoName           string
+	Surface          *Surface
 	Annotations      Annotations
 	Capabilities     []string
 	Constraints      []string
@@ -134,11 +236,23 @@ type Tool struct {
 	Together         [][]string
 	Example          json.RawMessage
 	Facts            []*Field
+	// Verb is the class-profile verb the tool publishes, or nil.
+	Verb *VerbClaim
 }
 
 // Input returns the input field of that name, or nil.
 func (t *Tool) Input(name string) *Field {
 	for _, f := range t.Inputs {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// Fact returns the output fact of that name, or nil.
+func (t *Tool) Fact(name string) *Field {
+	for _, f := range t.Facts {
 		if f.Name == name {
 			return f
 		}
@@ -178,7 +292,7 @@ func (b *Branch) Lists(name string) bool {
 	return false
 }
 
-// Override returns the branch's narrowing of a field, or nil.
+// OverrideOf returns the branch's narrowing of a field, or nil.
 func (b *Branch) OverrideOf(name string) *Field {
 	for _, o := range b.Override {
 		if o.Name == name {
@@ -210,7 +324,7 @@ func (s *Spec) Tool(name string) *Tool {
 	return nil
 }
 
-// Enum returns the enum of that name, or nil.
+// EnumOf returns the named enum of that name, or nil.
 func (s *Spec) EnumOf(name string) *Enum {
 	for _, e := range s.Enums {
 		if e.Name == name {
@@ -219,3 +333,28 @@ func (s *Spec) EnumOf(name string) *Enum {
 	}
 	return nil
 }
+
+// Policy is the layer schema and the facts around it: the layers from the
+// top, the organization signature, the permanent ceilings.
+type Policy struct {
+	Fields    []*Field // top-level sections, each an object
+	Layers    []*PolicyLayer
+	Signature PolicySignature
+	Ceilings  []string
+}
+
+// PolicyLayer is one layer of authority, in order from the top.
+type PolicyLayer struct{ Name, Doc, Path, Env string }
+
+// PolicySignature says where an organization layer's signature and the
+// installation's pinned key live.
+type PolicySignature struct{ Suffix, KeyPath, KeyEnv string }
+
+// Narrowing rules of a policy field (see spec/policy.cue).
+const (
+	NarrowOrder   = "order"
+	NarrowWithin  = "within"
+	NarrowAdds    = "adds"
+	NarrowFixed   = "fixed"
+	NarrowAtLeast = "atleast"
+)

@@ -1,17 +1,22 @@
-// Package load reads spec/ with cuelang.org/go and builds the plain IR.
+// Package load reads spec/ with cuelang.org/go and builds the typed IR.
 // CUE does the validation (closed definitions, bounds, typos); this package
-// only walks concrete values in declaration order.
+// walks concrete values in declaration order, resolves references (a
+// field's enum is the enum its CUE value refers to, a variant's tool is that
+// tool), computes every Go name once, and checks what CUE cannot say across
+// declarations (a branch naming a field, a claim against its profile).
 package load
 
 import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/load"
 
+	"github.com/ghostlight-dev/ghostlight/gen/emit/static/support"
 	"github.com/ghostlight-dev/ghostlight/gen/ir"
 )
 
@@ -40,27 +45,62 @@ func Dir(dir string, overlay map[string]string) (*ir.Spec, error) {
 	if err := v.Validate(cue.Concrete(true)); err != nil {
 		return nil, fmt.Errorf("spec %s: %w", dir, err)
 	}
-	return build(v)
+	return build(v, abs, overlay)
 }
 
 type reader struct {
-	spec   *ir.Spec
-	bounds map[string]*ir.Bound
-	err    error
+	spec    *ir.Spec
+	dir     string            // the spec directory (claims read their profile file from it)
+	overlay map[string]string // test overlays, also for non-CUE files
+	bounds  map[string]*ir.Bound
+	// enums by the CUE path that declares them ("enums.role",
+	// "surfaces.operator.enums.readiness").
+	enums    map[string]*ir.Enum
+	surfaces map[string]*ir.Surface
+	// variants whose tool is resolved once every tool is read.
+	variants []pendingVariant
+	rests    []pendingRest
+	err      error
 }
 
-func build(v cue.Value) (*ir.Spec, error) {
-	r := &reader{spec: &ir.Spec{HandlePrefixes: map[string]string{}}, bounds: map[string]*ir.Bound{}}
+type pendingVariant struct {
+	v    *ir.Variant
+	tool string
+}
+
+func build(v cue.Value, dir string, overlay map[string]string) (*ir.Spec, error) {
+	r := &reader{spec: &ir.Spec{HandlePrefixes: map[string]string{}}, dir: dir, overlay: overlay,
+		bounds: map[string]*ir.Bound{}, enums: map[string]*ir.Enum{}, surfaces: map[string]*ir.Surface{}}
 	r.readBounds(v.LookupPath(cue.ParsePath("bounds")))
+	r.readSurfaces(v)
+	if r.err != nil {
+		return nil, r.err
+	}
+	core := r.spec.Core()
 	eachField(v.LookupPath(cue.ParsePath("enums")), func(name string, e cue.Value) {
-		r.spec.Enums = append(r.spec.Enums, &ir.Enum{Name: name, Values: r.strings(e)})
+		r.namedEnum("enums."+name, name, e, core)
 	})
+	for _, s := range r.spec.Surfaces {
+		p := "surfaces." + s.Name + ".enums"
+		ev := v.LookupPath(cue.ParsePath(p))
+		// A surface may declare its enums elsewhere (a top-level struct its
+		// tools can name without a field of theirs shadowing "surfaces").
+		alias := refPath(ev)
+		eachField(ev, func(name string, e cue.Value) {
+			en := r.namedEnum(p+"."+name, name, e, s)
+			if alias != "" {
+				r.enums[alias+"."+name] = en
+			}
+			s.Enums = append(s.Enums, en)
+		})
+	}
+	r.checkRules()
 	r.spec.CredentialAutocomplete = r.strings(v.LookupPath(cue.ParsePath("credential_autocomplete")))
 	eachField(v.LookupPath(cue.ParsePath("scroll_amount_permille")), func(name string, e cue.Value) {
 		r.spec.ScrollAmountPermille = append(r.spec.ScrollAmountPermille, [2]any{name, r.int(e)})
 	})
 	rs := v.LookupPath(cue.ParsePath("reason_status"))
-	for _, reason := range r.spec.EnumOf("reason").Values {
+	for _, reason := range r.spec.EnumOf("reason").Strings() {
 		st := rs.LookupPath(cue.MakePath(cue.Str(reason)))
 		if !st.Exists() {
 			r.fail(rs, fmt.Errorf("reason %q has no status", reason))
@@ -80,20 +120,101 @@ func build(v cue.Value) (*ir.Spec, error) {
 	})
 	common := map[string]*ir.Field{}
 	eachField(v.LookupPath(cue.ParsePath("common")), func(name string, e cue.Value) {
-		f := r.field(name, e)
+		f := r.field(name, e, "")
 		common[name] = f
 		r.spec.Common = append(r.spec.Common, f)
 	})
-	r.spec.Envelope = r.fields(v.LookupPath(cue.ParsePath("envelope")))
-	r.spec.RefusalFacts = r.fields(v.LookupPath(cue.ParsePath("refusal_facts")))
+	r.spec.Envelope = r.fields(v.LookupPath(cue.ParsePath("envelope")), "Envelope")
+	r.spec.RefusalFacts = r.fields(v.LookupPath(cue.ParsePath("refusal_facts")), "Refusal")
+	eachField(v.LookupPath(cue.ParsePath("texts")), func(name string, e cue.Value) {
+		r.spec.Texts = append(r.spec.Texts, [2]string{name, r.str(e)})
+	})
 	eachField(v.LookupPath(cue.ParsePath("tools")), func(name string, e cue.Value) {
-		r.spec.Tools = append(r.spec.Tools, r.tool(name, e, common))
+		if t := r.tool(name, e, common); t != nil {
+			r.spec.Tools = append(r.spec.Tools, t)
+		}
 	})
 	sort.Slice(r.spec.Tools, func(i, j int) bool { return r.spec.Tools[i].Name < r.spec.Tools[j].Name })
+	for _, t := range r.spec.Tools {
+		t.Surface.Tools = append(t.Surface.Tools, t)
+	}
+	for _, p := range r.variants {
+		if p.v.Tool = r.spec.Tool(p.tool); p.v.Tool == nil {
+			r.setErr(fmt.Errorf("variant %q names unknown tool %q", p.v.Name, p.tool))
+		}
+	}
+	for _, t := range r.spec.Tools {
+		r.check(t)
+	}
+	r.readPolicy(v)
+	r.readClaims(v)
 	if r.err != nil {
 		return nil, r.err
 	}
 	return r.spec, nil
+}
+
+// readSurfaces reads the catalogs; the core one (holding the shared types)
+// comes first, the others in name order.
+func (r *reader) readSurfaces(v cue.Value) {
+	var core *ir.Surface
+	var rest []*ir.Surface
+	eachField(v.LookupPath(cue.ParsePath("surfaces")), func(name string, e cue.Value) {
+		s := &ir.Surface{Name: name, Doc: r.str(e.LookupPath(cue.ParsePath("doc"))), Package: r.str(e.LookupPath(cue.ParsePath("package"))),
+			Common: r.strings(e.LookupPath(cue.ParsePath("common")))}
+		bn := r.str(e.LookupPath(cue.ParsePath("budget")))
+		if s.Budget = r.bounds[bn]; s.Budget == nil {
+			r.fail(e, fmt.Errorf("surface %s: unknown budget bound %q", name, bn))
+		}
+		r.surfaces[name] = s
+		if !r.bool(e.LookupPath(cue.ParsePath("core"))) {
+			rest = append(rest, s)
+			return
+		}
+		if core != nil {
+			r.fail(e, fmt.Errorf("surfaces %s and %s are both core; one surface holds the shared types", core.Name, name))
+		}
+		core = s
+	})
+	if core == nil {
+		r.setErr(fmt.Errorf("spec declares no core surface (surfaces: <name>: core: true)"))
+		return
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i].Name < rest[j].Name })
+	r.spec.Surfaces = append([]*ir.Surface{core}, rest...)
+	pkgs := map[string]bool{}
+	for _, s := range r.spec.Surfaces {
+		if pkgs[s.Package] {
+			r.setErr(fmt.Errorf("surfaces share the Go package %q", s.Package))
+		}
+		pkgs[s.Package] = true
+	}
+}
+
+// namedEnum registers a named enum under the CUE path that declares it.
+func (r *reader) namedEnum(path, name string, v cue.Value, s *ir.Surface) *ir.Enum {
+	e := &ir.Enum{Name: name, GoName: ir.Camel(name), Surface: s}
+	for _, val := range r.strings(v) {
+		e.Values = append(e.Values, &ir.EnumValue{Value: val, GoName: e.GoName + ir.Camel(val)})
+	}
+	r.enums[path] = e
+	r.spec.Enums = append(r.spec.Enums, e)
+	return e
+}
+
+// checkRules: every rule the shared decoder support names is one of the
+// spec's rules, so a refusal never carries a rule the contract lacks.
+func (r *reader) checkRules() {
+	rules := r.spec.EnumOf("rule")
+	if rules == nil {
+		r.setErr(fmt.Errorf("spec declares no rule enum"))
+		return
+	}
+	for _, name := range support.Rules {
+		if rules.Value(name) == nil {
+			r.setErr(fmt.Errorf("enums.rule lacks %q, which the decoders name (gen/emit/static/support)", name))
+		}
+	}
 }
 
 func eachField(v cue.Value, fn func(string, cue.Value)) {
@@ -150,7 +271,7 @@ func (r *reader) opt(v cue.Value, path string) (cue.Value, bool) {
 
 func (r *reader) readBounds(v cue.Value) {
 	eachField(v, func(name string, e cue.Value) {
-		b := &ir.Bound{Name: name, Doc: r.str(e.LookupPath(cue.ParsePath("doc"))), Advertised: r.bool(e.LookupPath(cue.ParsePath("advertised")))}
+		b := &ir.Bound{Name: name, GoName: ir.Camel(name), Doc: r.str(e.LookupPath(cue.ParsePath("doc"))), Advertised: r.bool(e.LookupPath(cue.ParsePath("advertised")))}
 		if u, ok := r.opt(e, "unit"); ok {
 			b.Unit = r.str(u)
 		}
@@ -169,15 +290,54 @@ func (r *reader) readBounds(v cue.Value) {
 	sort.Slice(r.spec.Bounds, func(i, j int) bool { return r.spec.Bounds[i].Name < r.spec.Bounds[j].Name })
 }
 
-func (r *reader) fields(v cue.Value) []*ir.Field {
+func (r *reader) fields(v cue.Value, owner string) []*ir.Field {
 	var out []*ir.Field
-	eachField(v, func(name string, e cue.Value) { out = append(out, r.field(name, e)) })
+	eachField(v, func(name string, e cue.Value) { out = append(out, r.field(name, e, owner)) })
 	return out
 }
 
-func (r *reader) field(name string, v cue.Value) *ir.Field {
+// enumRef returns the named enum a CUE value refers to: the value itself
+// is a reference (`enum: enums.role`), or one conjunct of it is (the field
+// unified with #Field).
+func (r *reader) enumRef(v cue.Value) *ir.Enum {
+	for _, p := range refPaths(v) {
+		if e := r.enums[p]; e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// refPaths lists the references a value is made of: itself, or the
+// conjuncts of a unification (a field unified with its definition).
+func refPaths(v cue.Value) []string {
+	refs := []cue.Value{v}
+	if op, args := v.Expr(); op == cue.AndOp {
+		refs = append(refs, args...)
+	}
+	var out []string
+	for _, x := range refs {
+		if root, path := x.ReferencePath(); root.Exists() {
+			out = append(out, path.String())
+		}
+	}
+	return out
+}
+
+// refPath is the one reference a value is, or "".
+func refPath(v cue.Value) string {
+	if l := refPaths(v); len(l) > 0 {
+		return l[0]
+	}
+	return ""
+}
+
+// field reads one field; owner is the Go type that holds it, which names
+// its object type (owner + field) when it declares no go_type, and the
+// constants of an inline enum.
+func (r *reader) field(name string, v cue.Value, owner string) *ir.Field {
 	f := &ir.Field{Name: name}
-	f.Type = r.str(v.LookupPath(cue.ParsePath("type")))
+	f.Type = ir.Type(r.str(v.LookupPath(cue.ParsePath("type"))))
 	f.Doc = r.str(v.LookupPath(cue.ParsePath("doc")))
 	if x, ok := r.opt(v, "required"); ok {
 		f.Required = r.bool(x)
@@ -202,13 +362,6 @@ func (r *reader) field(name string, v cue.Value) *ir.Field {
 			f.DefStr = &s
 		}
 	}
-	f.Enum = r.strings(v.LookupPath(cue.ParsePath("enum")))
-	if x, ok := r.opt(v, "advertise_enum"); ok {
-		f.EnumHidden = !r.bool(x)
-	}
-	if x, ok := r.opt(v, "true_only"); ok {
-		f.TrueOnly = r.bool(x)
-	}
 	for _, p := range []struct {
 		key string
 		dst *string
@@ -217,24 +370,55 @@ func (r *reader) field(name string, v cue.Value) *ir.Field {
 			*p.dst = r.str(x)
 		}
 	}
+	if f.GoName == "" {
+		f.GoName = ir.Camel(name)
+	}
+	if x, ok := r.opt(v, "enum"); ok {
+		if f.Enum = r.enumRef(x); f.Enum == nil {
+			f.Enum = &ir.Enum{GoName: owner + f.GoName}
+			for _, val := range r.strings(x) {
+				f.Enum.Values = append(f.Enum.Values, &ir.EnumValue{Value: val, GoName: f.Enum.GoName + ir.Camel(val)})
+			}
+		}
+	}
+	if x, ok := r.opt(v, "advertise_enum"); ok {
+		f.EnumHidden = !r.bool(x)
+	}
+	if x, ok := r.opt(v, "true_only"); ok {
+		f.TrueOnly = r.bool(x)
+	}
 	if x, ok := r.opt(v, "unique"); ok {
 		f.Unique = r.bool(x)
 	}
 	f.Kinds = r.strings(v.LookupPath(cue.ParsePath("kinds")))
 	f.ExactlyOne = r.strings(v.LookupPath(cue.ParsePath("exactly_one")))
+	if f.Type == ir.TypeObject && f.GoType == "" {
+		f.GoType = owner + f.GoName
+	}
 	if x, ok := r.opt(v, "items"); ok {
-		f.Items = r.field("items", x)
+		// Items of an array are named after the array's owner and field.
+		f.Items = r.field("items", x, owner)
+		if f.Items.Type == ir.TypeObject && !x.LookupPath(cue.ParsePath("go_type")).Exists() {
+			f.Items.GoType = owner + f.GoName + "Items"
+		}
+		if f.Items.Enum != nil && !f.Items.Enum.Named() {
+			f.Items.Enum.GoName = owner + f.GoName
+			for _, ev := range f.Items.Enum.Values {
+				ev.GoName = f.Items.Enum.GoName + ir.Camel(ev.Value)
+			}
+		}
 	}
 	if x, ok := r.opt(v, "fields"); ok {
-		f.Fields = r.fields(x)
+		f.Fields = r.fields(x, f.GoType)
 	}
 	if x, ok := r.opt(v, "variants"); ok {
 		vs := &ir.Variants{Key: r.str(x.LookupPath(cue.ParsePath("key")))}
 		eachField(x.LookupPath(cue.ParsePath("cases")), func(n string, c cue.Value) {
-			vc := &ir.Variant{Name: n, Tool: r.str(c.LookupPath(cue.ParsePath("tool"))), Doc: r.str(c.LookupPath(cue.ParsePath("doc")))}
+			vc := &ir.Variant{Name: n, Doc: r.str(c.LookupPath(cue.ParsePath("doc")))}
 			if w, ok := r.opt(c, "wrap"); ok {
 				vc.Wrap = r.str(w)
 			}
+			r.variants = append(r.variants, pendingVariant{v: vc, tool: r.str(c.LookupPath(cue.ParsePath("tool")))})
 			vs.Cases = append(vs.Cases, vc)
 		})
 		f.Variants = vs
@@ -270,6 +454,7 @@ func (r *reader) tool(name string, v cue.Value, common map[string]*ir.Field) *ir
 	get := func(p string) cue.Value { return v.LookupPath(cue.ParsePath(p)) }
 	t := &ir.Tool{
 		Name:         r.str(get("name")),
+		GoName:       ir.Camel(name),
 		Title:        r.str(get("title")),
 		Doc:          r.str(get("doc")),
 		Capabilities: r.strings(get("capabilities")),
@@ -279,10 +464,15 @@ func (r *reader) tool(name string, v cue.Value, common map[string]*ir.Field) *ir
 		TakesTab:     r.bool(get("takes_tab")),
 		TakesTimeout: r.bool(get("takes_timeout")),
 		Example:      r.json(get("example")),
-		Facts:        r.fields(get("facts")),
+		Facts:        r.fields(get("facts"), ir.Camel(name)),
 	}
 	if t.Name != name {
 		r.fail(v, fmt.Errorf("tool key %q names %q", name, t.Name))
+	}
+	sn := r.str(get("surface"))
+	if t.Surface = r.surfaces[sn]; t.Surface == nil {
+		r.fail(v, fmt.Errorf("tool %s: unknown surface %q", name, sn))
+		return nil
 	}
 	a := get("annotations")
 	t.Annotations = ir.Annotations{
@@ -291,7 +481,7 @@ func (r *reader) tool(name string, v cue.Value, common map[string]*ir.Field) *ir
 		Idempotent:  r.bool(a.LookupPath(cue.ParsePath("idempotent"))),
 		OpenWorld:   r.bool(a.LookupPath(cue.ParsePath("open_world"))),
 	}
-	t.Inputs = r.fields(get("inputs"))
+	t.Inputs = r.fields(get("inputs"), t.GoName)
 	add := func(n string) {
 		if t.Input(n) == nil {
 			t.Inputs = append(t.Inputs, common[n])
@@ -303,14 +493,17 @@ func (r *reader) tool(name string, v cue.Value, common map[string]*ir.Field) *ir
 	if t.TakesTimeout {
 		add("timeout_ms")
 	}
-	add("restrict_hosts")
-	add("restrict_capabilities")
+	for _, n := range t.Surface.Common {
+		add(n)
+	}
 	if x, ok := r.opt(v, "discriminator"); ok {
 		t.Discriminator = r.str(x)
 	}
 	if it, err := get("branches").List(); err == nil {
 		for it.Next() {
-			t.Branches = append(t.Branches, r.branch(it.Value()))
+			b := r.branch(it.Value(), t.GoName)
+			b.GoName = t.GoName + "Branch" + ir.Camel(b.Name)
+			t.Branches = append(t.Branches, b)
 		}
 	}
 	if it, err := get("conflicts").List(); err == nil {
@@ -336,11 +529,13 @@ func (r *reader) tool(name string, v cue.Value, common map[string]*ir.Field) *ir
 			t.EmptyNeeds = append(t.EmptyNeeds, &ir.EmptyNeeds{Field: r.str(e.LookupPath(cue.ParsePath("field"))), Needs: r.str(e.LookupPath(cue.ParsePath("needs")))})
 		}
 	}
-	r.check(t)
+	if x, ok := r.opt(v, "verb"); ok {
+		t.Verb = r.verbClaim(x)
+	}
 	return t
 }
 
-func (r *reader) branch(v cue.Value) *ir.Branch {
+func (r *reader) branch(v cue.Value, owner string) *ir.Branch {
 	b := &ir.Branch{
 		Name:        r.str(v.LookupPath(cue.ParsePath("name"))),
 		Doc:         r.str(v.LookupPath(cue.ParsePath("doc"))),
@@ -362,17 +557,18 @@ func (r *reader) branch(v cue.Value) *ir.Branch {
 		b.HasCaps = true
 	}
 	if x, ok := r.opt(v, "override"); ok {
-		b.Override = r.fields(x)
+		b.Override = r.fields(x, owner+ir.Camel(b.Name))
 	}
 	return b
 }
 
 // check enforces what CUE cannot express across fields: every field a branch
-// or conflict names exists.
+// or conflict names exists, and a tool's name, common fields and variant
+// tools fit its surface.
 func (r *reader) check(t *ir.Tool) {
 	has := func(n string) {
 		if t.Input(n) == nil {
-			r.err = fmt.Errorf("tool %s: unknown field %q in a branch rule", t.Name, n)
+			r.setErr(fmt.Errorf("tool %s: unknown field %q in a branch rule", t.Name, n))
 		}
 	}
 	for _, b := range t.Branches {
@@ -396,5 +592,20 @@ func (r *reader) check(t *ir.Tool) {
 	}
 	if t.Discriminator != "" {
 		has(t.Discriminator)
+	}
+	for _, f := range t.Inputs {
+		if f.Items != nil && f.Items.Variants != nil {
+			for _, c := range f.Items.Variants.Cases {
+				if c.Tool != nil && c.Tool.Surface != t.Surface {
+					r.setErr(fmt.Errorf("tool %s: step %q names %s of another surface", t.Name, c.Name, c.Tool.Name))
+				}
+			}
+		}
+	}
+	if t.Verb != nil && t.Surface.Claim == nil && r.err == nil {
+		// Checked again with the claim; a verb on a surface without one is an error.
+		if !strings.HasPrefix(t.Name, t.Surface.Name+"_") {
+			r.setErr(fmt.Errorf("tool %s: a profile verb's tool is named %s_<verb>", t.Name, t.Surface.Name))
+		}
 	}
 }

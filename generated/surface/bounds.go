@@ -2,11 +2,45 @@
 
 package surface
 
+// AuditKeep: Rotated audit files kept (audit.jsonl.1 … .N). (count)
+const (
+	AuditKeepMin     = 1
+	AuditKeepMax     = 100
+	AuditKeepDefault = 5
+)
+
+// AuditMaxBytes: Size at which the audit file rotates. (bytes)
+const (
+	AuditMaxBytesMin     = 4096
+	AuditMaxBytesMax     = 1073741824
+	AuditMaxBytesDefault = 10485760
+)
+
+// AuditPendingLines: Audit lines held in memory while the file cannot be written, written first once it can. (items)
+const (
+	AuditPendingLinesMax = 256
+)
+
+// AuditReserveBytes: Free disk space below which the audit counts as full and changing calls are refused. (bytes)
+const (
+	AuditReserveBytesMax = 65536
+)
+
+// BlockedHosts: Hosts one result names as stopped at the host boundary. (items)
+const (
+	BlockedHostsMax = 8
+)
+
 // ClickCount: Clicks in one click action. (count)
 const (
 	ClickCountMin     = 1
 	ClickCountMax     = 3
 	ClickCountDefault = 1
+)
+
+// DevtoolsMessageBytes: Bytes of one DevTools message the server reads; a longer event is skipped unread, a longer reply fails its call. (bytes)
+const (
+	DevtoolsMessageBytesMax = 16777216
 )
 
 // DiagnoseBuffer: Console and network entries kept per tab. (items)
@@ -34,6 +68,11 @@ const (
 // DragMoves: Pointer moves one drag dispatches. (count)
 const (
 	DragMovesMax = 10
+)
+
+// EchoChars: Characters of a client-sent value (a tool or method name) a JSON-RPC error echoes. (chars)
+const (
+	EchoCharsMax = 120
 )
 
 // FileNameChars: Characters of an inline file name. (chars)
@@ -66,6 +105,11 @@ const (
 	FormFieldsMax = 30
 )
 
+// FullPageAspect: Longest over shortest edge of a full-page capture; a longer page is refused, never scaled to a sliver. (count)
+const (
+	FullPageAspectMax = 16
+)
+
 // HandleChars: Characters of an opaque handle. (chars)
 const (
 	HandleCharsMin = 1
@@ -76,6 +120,11 @@ const (
 const (
 	HostPatternCharsMin = 1
 	HostPatternCharsMax = 253
+)
+
+// HttpSessionIdleMs: Idle time after which an HTTP session ends and its tabs close. (ms)
+const (
+	HttpSessionIdleMsMax = 900000
 )
 
 // ImageBytes: Bytes of one returned image. (bytes)
@@ -127,6 +176,36 @@ const (
 	KeyStrokesMax = 20
 )
 
+// LaunchOutputBytes: Bytes of a starting browser's output kept to explain a failed start. (bytes)
+const (
+	LaunchOutputBytesMax = 16384
+)
+
+// LiveFrameEdgePx: Longest edge of a workbench live-view frame. (px)
+const (
+	LiveFrameEdgePxMax = 1280
+)
+
+// LiveFrameGapMs: Shortest time between two live-view frames of one tab (frames are acknowledged no sooner). (ms)
+const (
+	LiveFrameGapMsMax = 100
+)
+
+// LiveFrameQuality: JPEG quality of a workbench live-view frame. (percent)
+const (
+	LiveFrameQualityMax = 60
+)
+
+// LiveViews: Live views the workbench streams at once; one more is refused until one ends. (items)
+const (
+	LiveViewsMax = 8
+)
+
+// LogValueChars: Characters of one value the server logs. (chars)
+const (
+	LogValueCharsMax = 1000
+)
+
 // MessageChars: Characters of a refusal message or console text. (chars)
 const (
 	MessageCharsMax = 300
@@ -148,10 +227,46 @@ const (
 	ObserveMsMax = 500
 )
 
+// OperatorDiscoveryInputBytes: Serialized operator tools list, input side. (bytes)
+const (
+	OperatorDiscoveryInputBytesMax = 8000
+)
+
 // PathChars: Characters of a local path. (chars)
 const (
 	PathCharsMin = 1
 	PathCharsMax = 4096
+)
+
+// PerceiveLimit: Targets one operator_perceive returns. (items)
+const (
+	PerceiveLimitMin     = 1
+	PerceiveLimitMax     = 200
+	PerceiveLimitDefault = 50
+)
+
+// PolicyHosts: Host patterns in one policy list. (items)
+const (
+	PolicyHostsMin = 0
+	PolicyHostsMax = 256
+)
+
+// PolicyOrgChars: Characters of an organization name or id. (chars)
+const (
+	PolicyOrgCharsMin = 1
+	PolicyOrgCharsMax = 128
+)
+
+// PolicyPathChars: Characters of a path in a policy layer. (chars)
+const (
+	PolicyPathCharsMin = 1
+	PolicyPathCharsMax = 4096
+)
+
+// PolicyRoots: Upload roots in one policy layer. (items)
+const (
+	PolicyRootsMin = 0
+	PolicyRootsMax = 64
 )
 
 // PollMs: Interval of a wait's polling of the live page. (ms)
@@ -209,6 +324,11 @@ const (
 	RegionSizeMax = 100000
 )
 
+// RequestBytes: Bytes of one inbound JSON-RPC message (HTTP body or stdio line); an HTTP body past it gets 413. (bytes)
+const (
+	RequestBytesMax = 8000000
+)
+
 // RestrictItems: Entries in a restriction list. (items)
 const (
 	RestrictItemsMin = 1
@@ -220,6 +340,11 @@ const (
 	ResultCharsMin     = 100
 	ResultCharsMax     = 20000
 	ResultCharsDefault = 8000
+)
+
+// RootsRequestMs: Time an upload waits for the client's answer to roots/list. (ms)
+const (
+	RootsRequestMsMax = 2000
 )
 
 // ScriptChars: Characters of a script. (chars)
@@ -245,14 +370,41 @@ const (
 	SequenceStepsMax = 8
 )
 
+// SessionCalls: Tool calls one session may have in flight; past it a call is refused busy. (count)
+const (
+	SessionCallsMax = 128
+)
+
+// SessionTabs: Controlled tabs one session may hold; a popup past it is closed at once. (items)
+const (
+	SessionTabsMax = 20
+)
+
 // SettleDomMs: Longest that DOM mutations alone keep a page unsettled. (ms)
 const (
 	SettleDomMsMax = 1000
 )
 
+// SettleFrameMs: How soon settling looks again while it counts animation frames. (ms)
+const (
+	SettleFrameMsMax = 16
+)
+
+// SettleFrames: Animation frames without a DOM mutation after which the DOM counts as settled. (count)
+const (
+	SettleFramesMax = 2
+)
+
 // SettleQuietMs: Quiet time after which a page counts as settled. (ms)
 const (
 	SettleQuietMsMax = 50
+)
+
+// SettleWaitMs: Longest operator_settle waits. (ms)
+const (
+	SettleWaitMsMin     = 0
+	SettleWaitMsMax     = 30000
+	SettleWaitMsDefault = 5000
 )
 
 // StepIDChars: Characters of a flow step id. (chars)
@@ -264,6 +416,11 @@ const (
 // SummaryChars: Characters of an envelope summary. (chars)
 const (
 	SummaryCharsMax = 400
+)
+
+// TabProbeMs: Longest a tab listing waits on one tab's page before reporting its readiness unknown. (ms)
+const (
+	TabProbeMsMax = 100
 )
 
 // TabsListed: Tabs one browser_tabs list names. (items)
@@ -322,6 +479,20 @@ const (
 	URLCharsMax = 2048
 )
 
+// ViewportHeight: Viewport height of a launched browser's windows. (px)
+const (
+	ViewportHeightMin     = 240
+	ViewportHeightMax     = 4320
+	ViewportHeightDefault = 800
+)
+
+// ViewportWidth: Viewport width of a launched browser's windows. (px)
+const (
+	ViewportWidthMin     = 320
+	ViewportWidthMax     = 7680
+	ViewportWidthDefault = 1280
+)
+
 // ViewsKept: View handles one workspace keeps. (items)
 const (
 	ViewsKeptMax = 32
@@ -354,6 +525,31 @@ const (
 const (
 	WindowWidthMin = 320
 	WindowWidthMax = 7680
+)
+
+// WorkbenchActivityLines: Audit lines the workbench's Activity shows. (items)
+const (
+	WorkbenchActivityLinesMax = 200
+)
+
+// WorkbenchInputChars: Characters of one text input the person sends through a live view. (chars)
+const (
+	WorkbenchInputCharsMax = 1000
+)
+
+// WorkbenchPollMs: How often the workbench page refreshes its tabs and activity. (ms)
+const (
+	WorkbenchPollMsMax = 1000
+)
+
+// WorkbenchRequestBytes: Bytes of one request body the workbench reads. (bytes)
+const (
+	WorkbenchRequestBytesMax = 65536
+)
+
+// WorkbenchTickets: Single-use workbench links (sent through elicitation) outstanding at once; the oldest lapses first. (items)
+const (
+	WorkbenchTicketsMax = 32
 )
 
 // ZoomPercent: Tab zoom. (percent)

@@ -58,5 +58,18 @@ type Handler interface {
 	PolicyExplain(ctx context.Context, args *PolicyExplainArgs) (*PolicyExplainFacts, Outcome)
 }
 
-// Catalog lists every tool, sorted by name.
+// Catalog lists every tool of the surface, sorted by name.
 var Catalog = []*Tool{toolBrowserClick, toolBrowserDiagnose, toolBrowserDialog, toolBrowserDrag, toolBrowserExecute, toolBrowserFillForm, toolBrowserFind, toolBrowserFlow, toolBrowserHistory, toolBrowserHover, toolBrowserInspect, toolBrowserNavigate, toolBrowserPressKey, toolBrowserRead, toolBrowserRecord, toolBrowserScreenshot, toolBrowserScroll, toolBrowserSequence, toolBrowserTabs, toolBrowserTypeText, toolBrowserUpload, toolBrowserWait, toolBrowserWindow, toolPolicyExplain}
+
+// Lookup returns the catalog entry of a tool name, or nil.
+func Lookup(name string) *Tool {
+	for _, t := range Catalog {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// DiscoveryBudget bounds the bytes of this surface's tools list, input side (discovery_input_bytes).
+const DiscoveryBudget = DiscoveryInputBytesMax

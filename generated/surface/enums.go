@@ -141,11 +141,16 @@ const (
 	ReasonFlowRefUnresolved        Reason = "flow_ref_unresolved"
 	ReasonRecordingUnavailable     Reason = "recording_unavailable"
 	ReasonNotSupported             Reason = "not_supported"
+	ReasonTabCrashed               Reason = "tab_crashed"
+	ReasonTabLimit                 Reason = "tab_limit"
+	ReasonAuditUnavailable         Reason = "audit_unavailable"
+	ReasonBusy                     Reason = "busy"
+	ReasonPathDenied               Reason = "path_denied"
 	ReasonInternal                 Reason = "internal"
 )
 
 // ReasonValues lists every Reason in spec order.
-var ReasonValues = []Reason{ReasonInvalidArguments, ReasonCapabilityDenied, ReasonHostDenied, ReasonConstraintDenied, ReasonStaleTarget, ReasonStaleView, ReasonNoTab, ReasonAmbiguousTab, ReasonUnknownTab, ReasonBrowserStartupManual, ReasonNativeHostOwnedElsewhere, ReasonBrowserUnavailable, ReasonCredentialHandoff, ReasonTimeout, ReasonDialogBlocking, ReasonNoDialog, ReasonBeforeunload, ReasonNoHistoryEntry, ReasonTargetNotFound, ReasonTargetAmbiguous, ReasonTargetObscured, ReasonTargetHidden, ReasonTargetDisabled, ReasonNotEditable, ReasonValueMismatch, ReasonNotFileInput, ReasonFileRefused, ReasonNavigationFailed, ReasonScriptError, ReasonRegionOutside, ReasonStepFailed, ReasonFlowRefUnresolved, ReasonRecordingUnavailable, ReasonNotSupported, ReasonInternal}
+var ReasonValues = []Reason{ReasonInvalidArguments, ReasonCapabilityDenied, ReasonHostDenied, ReasonConstraintDenied, ReasonStaleTarget, ReasonStaleView, ReasonNoTab, ReasonAmbiguousTab, ReasonUnknownTab, ReasonBrowserStartupManual, ReasonNativeHostOwnedElsewhere, ReasonBrowserUnavailable, ReasonCredentialHandoff, ReasonTimeout, ReasonDialogBlocking, ReasonNoDialog, ReasonBeforeunload, ReasonNoHistoryEntry, ReasonTargetNotFound, ReasonTargetAmbiguous, ReasonTargetObscured, ReasonTargetHidden, ReasonTargetDisabled, ReasonNotEditable, ReasonValueMismatch, ReasonNotFileInput, ReasonFileRefused, ReasonNavigationFailed, ReasonScriptError, ReasonRegionOutside, ReasonStepFailed, ReasonFlowRefUnresolved, ReasonRecordingUnavailable, ReasonNotSupported, ReasonTabCrashed, ReasonTabLimit, ReasonAuditUnavailable, ReasonBusy, ReasonPathDenied, ReasonInternal}
 
 // Role is a closed set of the spec.
 type Role string
@@ -208,9 +213,11 @@ var ScrollAmountPermille = map[string]int{
 // ReasonStatus is the envelope status of each refusal reason.
 var ReasonStatus = map[Reason]Status{
 	ReasonAmbiguousTab:             StatusFailed,
+	ReasonAuditUnavailable:         StatusBlocked,
 	ReasonBeforeunload:             StatusBlocked,
 	ReasonBrowserStartupManual:     StatusAttentionRequired,
 	ReasonBrowserUnavailable:       StatusFailed,
+	ReasonBusy:                     StatusFailed,
 	ReasonCapabilityDenied:         StatusBlocked,
 	ReasonConstraintDenied:         StatusBlocked,
 	ReasonCredentialHandoff:        StatusAttentionRequired,
@@ -228,12 +235,15 @@ var ReasonStatus = map[Reason]Status{
 	ReasonNotEditable:              StatusFailed,
 	ReasonNotFileInput:             StatusFailed,
 	ReasonNotSupported:             StatusFailed,
+	ReasonPathDenied:               StatusBlocked,
 	ReasonRecordingUnavailable:     StatusFailed,
 	ReasonRegionOutside:            StatusFailed,
 	ReasonScriptError:              StatusFailed,
 	ReasonStaleTarget:              StatusFailed,
 	ReasonStaleView:                StatusFailed,
 	ReasonStepFailed:               StatusFailed,
+	ReasonTabCrashed:               StatusFailed,
+	ReasonTabLimit:                 StatusFailed,
 	ReasonTargetAmbiguous:          StatusFailed,
 	ReasonTargetDisabled:           StatusFailed,
 	ReasonTargetHidden:             StatusFailed,
@@ -422,4 +432,10 @@ var NamedKeys = map[string]NamedKey{
 		KeyCode: 9,
 		Text:    "",
 	},
+}
+
+// IsNamedKey reports whether name is one of NamedKeys (the decoders' key format).
+func IsNamedKey(name string) bool {
+	_, ok := NamedKeys[name]
+	return ok
 }

@@ -2,61 +2,52 @@
 
 package surface
 
-import "encoding/json"
+import (
+	"encoding/json"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
+)
 
 // Selector: By name.
 type Selector struct {
 	Name  string `json:"name"`           // Name.
-	Role  string `json:"role,omitempty"` // Role.
+	Role  Role   `json:"role,omitempty"` // Role.
 	Exact bool   `json:"exact"`          // Exact.
 }
 
 var selectorKeys = []string{"name", "role", "exact"}
 
-func (o *Selector) decode(d []byte, p *path, extra string) *DecodeError {
-	var raw [3]span
-	if err := members(d, p, selectorKeys, raw[:], extra); err != nil {
+func (o *Selector) decode(d []byte, p *support.Path, extra string) *support.Error {
+	var raw [3]support.Span
+	if err := support.Members(d, p, selectorKeys, raw[:], extra); err != nil {
 		return err
 	}
-	if !raw[0].set() {
-		return required(p, "name")
+	if !raw[0].Set() {
+		return support.Required(p, "name")
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "name",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, SelectorNameCharsMin, SelectorNameCharsMax)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "name")
+		v, err := support.DecString(d[r.Start:r.End], p, SelectorNameCharsMin, SelectorNameCharsMax)
 		if err != nil {
 			return err
 		}
 		o.Name = v
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "role",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "role")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
-		switch v {
-		case "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox", "option", "slider", "spinbutton", "switch", "tab", "menuitem", "menu", "heading", "image", "list", "listitem", "table", "row", "cell", "navigation", "main", "banner", "footer", "form", "dialog", "region", "paragraph", "text", "file input", "control":
+		switch Role(v) {
+		case RoleButton, RoleLink, RoleTextbox, RoleSearchbox, RoleCheckbox, RoleRadio, RoleCombobox, RoleListbox, RoleOption, RoleSlider, RoleSpinbutton, RoleSwitch, RoleTab, RoleMenuitem, RoleMenu, RoleHeading, RoleImage, RoleList, RoleListitem, RoleTable, RoleRow, RoleCell, RoleNavigation, RoleMain, RoleBanner, RoleFooter, RoleForm, RoleDialog, RoleRegion, RoleParagraph, RoleText, RoleFileInput, RoleControl:
 		default:
-			return enumError(p, "button, link, textbox, searchbox, checkbox, radio, combobox, listbox, option, slider, spinbutton, switch, tab, menuitem, menu, heading, image, list, listitem, table, row, cell, navigation, main, banner, footer, form, dialog, region, paragraph, text, file input, control")
+			return support.EnumError(p, "button, link, textbox, searchbox, checkbox, radio, combobox, listbox, option, slider, spinbutton, switch, tab, menuitem, menu, heading, image, list, listitem, table, row, cell, navigation, main, banner, footer, form, dialog, region, paragraph, text, file input, control")
 		}
-		o.Role = v
+		o.Role = Role(v)
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "exact",
-			parent: p,
-		}
-		v, err := decBool(d[r.start:r.end], p)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "exact")
+		v, err := support.DecBool(d[r.Start:r.End], p)
 		if err != nil {
 			return err
 		}
@@ -69,7 +60,7 @@ func (o *Selector) decode(d []byte, p *path, extra string) *DecodeError {
 
 // Element: Element acted on.
 type Element struct {
-	Role string `json:"role"`           // Role noun.
+	Role Role   `json:"role"`           // Role noun.
 	Name string `json:"name,omitempty"` // Accessible name.
 }
 
@@ -98,64 +89,52 @@ type FormField struct {
 
 var formFieldKeys = []string{"target", "selector", "value"}
 
-func (o *FormField) decode(d []byte, p *path, extra string) *DecodeError {
-	var raw [3]span
-	if err := members(d, p, formFieldKeys, raw[:], extra); err != nil {
+func (o *FormField) decode(d []byte, p *support.Path, extra string) *support.Error {
+	var raw [3]support.Span
+	if err := support.Members(d, p, formFieldKeys, raw[:], extra); err != nil {
 		return err
 	}
-	if !raw[2].set() {
-		return required(p, "value")
+	if !raw[2].Set() {
+		return support.Required(p, "value")
 	}
 	first := ""
-	if raw[0].set() {
+	if raw[0].Set() {
 		if first != "" {
-			return conflictError(p, first, "target", "give one of target, selector")
+			return support.ConflictError(p, first, "target", "give one of target, selector")
 		}
 		first = "target"
 	}
-	if raw[1].set() {
+	if raw[1].Set() {
 		if first != "" {
-			return conflictError(p, first, "selector", "give one of target, selector")
+			return support.ConflictError(p, first, "selector", "give one of target, selector")
 		}
 		first = "selector"
 	}
 	if first == "" {
-		return branchMissing(p, "target, selector")
+		return support.BranchMissing(p, "target, selector")
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "target",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "target")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTarget, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTarget, p); err != nil {
 			return err
 		}
 		o.Target = v
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "selector",
-			parent: p,
-		}
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "selector")
 		v := new(Selector)
-		if err := v.decode(d[r.start:r.end], p, ""); err != nil {
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
 			return err
 		}
 		o.Selector = v
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "value",
-			parent: p,
-		}
-		v, err := decScalar(d[r.start:r.end], p, "string,boolean,number", TextCharsMin, TextCharsMax, -9007199254740992, 9007199254740992)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "value")
+		v, err := support.DecScalar(d[r.Start:r.End], p, "string,boolean,number", TextCharsMin, TextCharsMax, -9007199254740992, 9007199254740992)
 		if err != nil {
 			return err
 		}
@@ -167,9 +146,9 @@ func (o *FormField) decode(d []byte, p *path, extra string) *DecodeError {
 // Item: A semantic target.
 type Item struct {
 	Target     string   `json:"target"`          // Target handle.
-	Role       string   `json:"role"`            // Role noun.
+	Role       Role     `json:"role"`            // Role noun.
 	Name       string   `json:"name"`            // Accessible name.
-	State      []string `json:"state,omitempty"` // States that hold.
+	State      []string `json:"state"`           // States that hold.
 	Credential bool     `json:"credential"`      // Credential-class field.
 	Level      int      `json:"level,omitempty"` // Depth in the structure tree.
 }
@@ -183,56 +162,44 @@ type FlowStep struct {
 
 var flowStepKeys = []string{"id", "tool", "arguments"}
 
-func (o *FlowStep) decode(d []byte, p *path, extra string) *DecodeError {
-	var raw [3]span
-	if err := members(d, p, flowStepKeys, raw[:], extra); err != nil {
+func (o *FlowStep) decode(d []byte, p *support.Path, extra string) *support.Error {
+	var raw [3]support.Span
+	if err := support.Members(d, p, flowStepKeys, raw[:], extra); err != nil {
 		return err
 	}
-	if !raw[0].set() {
-		return required(p, "id")
+	if !raw[0].Set() {
+		return support.Required(p, "id")
 	}
-	if !raw[1].set() {
-		return required(p, "tool")
+	if !raw[1].Set() {
+		return support.Required(p, "tool")
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "id",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, StepIDCharsMin, StepIDCharsMax)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "id")
+		v, err := support.DecString(d[r.Start:r.End], p, StepIDCharsMin, StepIDCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkIdentifier(v, p); err != nil {
+		if err := support.CheckIdentifier(v, p); err != nil {
 			return err
 		}
 		o.ID = v
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tool",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "tool")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "browser_click", "browser_diagnose", "browser_dialog", "browser_drag", "browser_execute", "browser_fill_form", "browser_find", "browser_history", "browser_hover", "browser_inspect", "browser_navigate", "browser_press_key", "browser_read", "browser_record", "browser_screenshot", "browser_scroll", "browser_tabs", "browser_type_text", "browser_upload", "browser_wait", "browser_window", "policy_explain":
+		case FlowStepToolBrowserClick, FlowStepToolBrowserDiagnose, FlowStepToolBrowserDialog, FlowStepToolBrowserDrag, FlowStepToolBrowserExecute, FlowStepToolBrowserFillForm, FlowStepToolBrowserFind, FlowStepToolBrowserHistory, FlowStepToolBrowserHover, FlowStepToolBrowserInspect, FlowStepToolBrowserNavigate, FlowStepToolBrowserPressKey, FlowStepToolBrowserRead, FlowStepToolBrowserRecord, FlowStepToolBrowserScreenshot, FlowStepToolBrowserScroll, FlowStepToolBrowserTabs, FlowStepToolBrowserTypeText, FlowStepToolBrowserUpload, FlowStepToolBrowserWait, FlowStepToolBrowserWindow, FlowStepToolPolicyExplain:
 		default:
-			return enumError(p, "browser_click, browser_diagnose, browser_dialog, browser_drag, browser_execute, browser_fill_form, browser_find, browser_history, browser_hover, browser_inspect, browser_navigate, browser_press_key, browser_read, browser_record, browser_screenshot, browser_scroll, browser_tabs, browser_type_text, browser_upload, browser_wait, browser_window, policy_explain")
+			return support.EnumError(p, "browser_click, browser_diagnose, browser_dialog, browser_drag, browser_execute, browser_fill_form, browser_find, browser_history, browser_hover, browser_inspect, browser_navigate, browser_press_key, browser_read, browser_record, browser_screenshot, browser_scroll, browser_tabs, browser_type_text, browser_upload, browser_wait, browser_window, policy_explain")
 		}
 		o.Tool = v
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "arguments",
-			parent: p,
-		}
-		v, err := decOpen(d[r.start:r.end], p)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "arguments")
+		v, err := support.DecOpen(d[r.Start:r.End], p)
 		if err != nil {
 			return err
 		}
@@ -245,8 +212,8 @@ func (o *FlowStep) decode(d []byte, p *path, extra string) *DecodeError {
 type FlowRow struct {
 	ID       string          `json:"id"`                 // Step id.
 	Tool     string          `json:"tool"`               // Tool.
-	Status   string          `json:"status"`             // Step status.
-	Effect   string          `json:"effect"`             // Step effect.
+	Status   Status          `json:"status"`             // Step status.
+	Effect   Effect          `json:"effect"`             // Step effect.
 	Envelope json.RawMessage `json:"envelope,omitempty"` // Step envelope, while the budget lasts.
 }
 
@@ -266,23 +233,19 @@ type SequenceStep struct {
 	Args   Args   // That tool's decoded arguments.
 }
 
-func (o *SequenceStep) decode(d []byte, p *path, _ string) *DecodeError {
+func (o *SequenceStep) decode(d []byte, p *support.Path, _ string) *support.Error {
 	if len(d) == 0 || d[0] != '{' {
-		return wrongType(d, p, "object")
+		return support.WrongType(d, p, "object")
 	}
-	raw := member(d, "action")
+	raw := support.Member(d, "action")
 	if raw == nil {
-		if _, err := skipValue(d, 0, p, 0); err != nil {
+		if _, err := support.SkipValue(d, 0, p, 0); err != nil {
 			return err
 		}
-		return required(p, "action")
+		return support.Required(p, "action")
 	}
-	kp := &path{
-		index:  -1,
-		key:    "action",
-		parent: p,
-	}
-	name, err := decString(raw, kp, 1, -1)
+	kp := support.Key(p, "action")
+	name, err := support.DecString(raw, kp, 1, -1)
 	if err != nil {
 		return err
 	}
@@ -334,7 +297,7 @@ func (o *SequenceStep) decode(d []byte, p *path, _ string) *DecodeError {
 		}
 		o.Tool, o.Args = "browser_wait", a
 	default:
-		return enumError(kp, "click, fill, type_text, press_key, scroll, hover, wait")
+		return support.EnumError(kp, "click, fill, type_text, press_key, scroll, hover, wait")
 	}
 	return nil
 }
@@ -352,24 +315,24 @@ func (o SequenceStep) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return spliceKey("action", o.Action, b), nil
+	return support.SpliceKey("action", o.Action, b), nil
 }
 
 // StepRow: A step.
 type StepRow struct {
 	Action  string `json:"action"`  // Step action.
-	Status  string `json:"status"`  // Step status.
-	Effect  string `json:"effect"`  // Step effect.
+	Status  Status `json:"status"`  // Step status.
+	Effect  Effect `json:"effect"`  // Step effect.
 	Summary string `json:"summary"` // Step summary.
 }
 
 // TabRow: A tab.
 type TabRow struct {
-	Tab       string `json:"tab"`       // Tab handle.
-	Title     string `json:"title"`     // Page title.
-	URL       string `json:"url"`       // Governed URL.
-	Active    bool   `json:"active"`    // Active in its window.
-	Readiness string `json:"readiness"` // Readiness.
+	Tab       string    `json:"tab"`       // Tab handle.
+	Title     string    `json:"title"`     // Page title.
+	URL       string    `json:"url"`       // Governed URL.
+	Active    bool      `json:"active"`    // Active in its window.
+	Readiness Readiness `json:"readiness"` // Readiness.
 }
 
 // InlineFile: A file.
@@ -380,40 +343,32 @@ type InlineFile struct {
 
 var inlineFileKeys = []string{"name", "data_base64"}
 
-func (o *InlineFile) decode(d []byte, p *path, extra string) *DecodeError {
-	var raw [2]span
-	if err := members(d, p, inlineFileKeys, raw[:], extra); err != nil {
+func (o *InlineFile) decode(d []byte, p *support.Path, extra string) *support.Error {
+	var raw [2]support.Span
+	if err := support.Members(d, p, inlineFileKeys, raw[:], extra); err != nil {
 		return err
 	}
-	if !raw[0].set() {
-		return required(p, "name")
+	if !raw[0].Set() {
+		return support.Required(p, "name")
 	}
-	if !raw[1].set() {
-		return required(p, "data_base64")
+	if !raw[1].Set() {
+		return support.Required(p, "data_base64")
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "name",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, FileNameCharsMin, FileNameCharsMax)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "name")
+		v, err := support.DecString(d[r.Start:r.End], p, FileNameCharsMin, FileNameCharsMax)
 		if err != nil {
 			return err
 		}
 		o.Name = v
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "data_base64",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, UploadBase64CharsMin, UploadBase64CharsMax)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "data_base64")
+		v, err := support.DecString(d[r.Start:r.End], p, UploadBase64CharsMin, UploadBase64CharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkBase64(v, p); err != nil {
+		if err := support.CheckBase64(v, p); err != nil {
 			return err
 		}
 		o.DataBase64 = v
@@ -432,7 +387,54 @@ type Geometry struct {
 
 // CapabilityLine: A capability.
 type CapabilityLine struct {
-	Capability string `json:"capability"` // Capability.
-	Allowed    bool   `json:"allowed"`    // Polarity.
-	Layer      string `json:"layer"`      // Deciding layer.
+	Capability Capability `json:"capability"` // Capability.
+	Allowed    bool       `json:"allowed"`    // Polarity.
+	Layer      string     `json:"layer"`      // The layer that decided (default: none says).
 }
+
+// PolicyRuleLine: A rule.
+type PolicyRuleLine struct {
+	Rule  string `json:"rule"`  // allow, deny, requests or restrict.
+	Value string `json:"value"` // Patterns, or the requests governed.
+	Layer string `json:"layer"` // Layer.
+}
+
+// PolicyConstraintLine: A constraint.
+type PolicyConstraintLine struct {
+	Constraint string `json:"constraint"` // tab_close or preserve_tabs.
+	Value      string `json:"value"`      // allowed/denied, or on/off.
+	Layer      string `json:"layer"`      // Layer.
+}
+
+// PolicySettingLine: A setting.
+type PolicySettingLine struct {
+	Key   string `json:"key"`   // Setting, as in the policy reference.
+	Value string `json:"value"` // Value in force.
+	Layer string `json:"layer"` // Layer.
+}
+
+// Values of FlowStepTool.
+const (
+	FlowStepToolBrowserClick      = "browser_click"
+	FlowStepToolBrowserDiagnose   = "browser_diagnose"
+	FlowStepToolBrowserDialog     = "browser_dialog"
+	FlowStepToolBrowserDrag       = "browser_drag"
+	FlowStepToolBrowserExecute    = "browser_execute"
+	FlowStepToolBrowserFillForm   = "browser_fill_form"
+	FlowStepToolBrowserFind       = "browser_find"
+	FlowStepToolBrowserHistory    = "browser_history"
+	FlowStepToolBrowserHover      = "browser_hover"
+	FlowStepToolBrowserInspect    = "browser_inspect"
+	FlowStepToolBrowserNavigate   = "browser_navigate"
+	FlowStepToolBrowserPressKey   = "browser_press_key"
+	FlowStepToolBrowserRead       = "browser_read"
+	FlowStepToolBrowserRecord     = "browser_record"
+	FlowStepToolBrowserScreenshot = "browser_screenshot"
+	FlowStepToolBrowserScroll     = "browser_scroll"
+	FlowStepToolBrowserTabs       = "browser_tabs"
+	FlowStepToolBrowserTypeText   = "browser_type_text"
+	FlowStepToolBrowserUpload     = "browser_upload"
+	FlowStepToolBrowserWait       = "browser_wait"
+	FlowStepToolBrowserWindow     = "browser_window"
+	FlowStepToolPolicyExplain     = "policy_explain"
+)

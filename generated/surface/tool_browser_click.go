@@ -5,21 +5,22 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserClickArgs are the decoded arguments of browser_click.
 type BrowserClickArgs struct {
-	Target               string    `json:"target,omitempty"`                // Target.
-	Selector             *Selector `json:"selector,omitempty"`              // By name.
-	View                 string    `json:"view,omitempty"`                  // View.
-	X                    *int      `json:"x,omitempty"`                     // px.
-	Y                    *int      `json:"y,omitempty"`                     // px.
-	Button               string    `json:"button"`                          // Button.
-	ClickCount           int       `json:"click_count"`                     // 2 double, 3 triple.
-	Tab                  string    `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int       `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string  `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string  `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Target               string       `json:"target,omitempty"`                // Target.
+	Selector             *Selector    `json:"selector,omitempty"`              // By name.
+	View                 string       `json:"view,omitempty"`                  // View.
+	X                    *int         `json:"x,omitempty"`                     // px.
+	Y                    *int         `json:"y,omitempty"`                     // px.
+	Button               string       `json:"button"`                          // Button.
+	ClickCount           int          `json:"click_count"`                     // 2 double, 3 triple.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -30,7 +31,7 @@ const (
 	BrowserClickBranchPoint    = "point"    // A view point.
 )
 
-// Values of BrowserClick's enums.
+// Values of BrowserClickButton.
 const (
 	BrowserClickButtonPrimary   = "primary"
 	BrowserClickButtonMiddle    = "middle"
@@ -43,218 +44,190 @@ var browserClickKeys = []string{"target", "selector", "view", "x", "y", "button"
 func DecodeBrowserClick(d []byte) (*BrowserClickArgs, *DecodeError) {
 	o := new(BrowserClickArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserClickArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [11]span
-	if err := members(d, p, browserClickKeys, raw[:], extra); err != nil {
+func (o *BrowserClickArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [11]support.Span
+	if err := support.Members(d, p, browserClickKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[7].set() {
-			return stepForbidden(p, "tab")
+		if raw[7].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[9].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[9].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[10].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[10].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
 	var sel, selKey string
 	{
 		key := ""
-		if raw[0].set() {
+		if raw[0].Set() {
 			key = "target"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of target, selector, view")
+				return support.ConflictError(p, selKey, key, "choose one of target, selector, view")
 			}
-			sel, selKey = "target", key
+			sel, selKey = BrowserClickBranchTarget, key
 		}
 	}
 	{
 		key := ""
-		if raw[1].set() {
+		if raw[1].Set() {
 			key = "selector"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of target, selector, view")
+				return support.ConflictError(p, selKey, key, "choose one of target, selector, view")
 			}
-			sel, selKey = "selector", key
+			sel, selKey = BrowserClickBranchSelector, key
 		}
 	}
 	{
 		key := ""
-		if raw[2].set() {
+		if raw[2].Set() {
 			key = "view"
-		} else if raw[3].set() {
+		} else if raw[3].Set() {
 			key = "x"
-		} else if raw[4].set() {
+		} else if raw[4].Set() {
 			key = "y"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of target, selector, view")
+				return support.ConflictError(p, selKey, key, "choose one of target, selector, view")
 			}
-			sel, selKey = "point", key
+			sel, selKey = BrowserClickBranchPoint, key
 		}
 	}
 	if sel == "" {
-		return branchMissing(p, "target, selector, view")
+		return support.BranchMissing(p, "target, selector, view")
 	}
 	switch sel {
-	case "target":
-		o.branch = "target"
-		if !raw[0].set() {
-			return branchRequired(p, "target", "target")
+	case BrowserClickBranchTarget:
+		o.branch = BrowserClickBranchTarget
+		if !raw[0].Set() {
+			return support.BranchRequired(p, "target", "target")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "selector", "target")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "selector", "target")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "view", "target")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "view", "target")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "x", "target")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "x", "target")
 		}
-		if raw[4].set() {
-			return branchForbidden(p, "y", "target")
+		if raw[4].Set() {
+			return support.BranchForbidden(p, "y", "target")
 		}
-	case "selector":
-		o.branch = "selector"
-		if !raw[1].set() {
-			return branchRequired(p, "selector", "selector")
+	case BrowserClickBranchSelector:
+		o.branch = BrowserClickBranchSelector
+		if !raw[1].Set() {
+			return support.BranchRequired(p, "selector", "selector")
 		}
-		if raw[0].set() {
-			return branchForbidden(p, "target", "selector")
+		if raw[0].Set() {
+			return support.BranchForbidden(p, "target", "selector")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "view", "selector")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "view", "selector")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "x", "selector")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "x", "selector")
 		}
-		if raw[4].set() {
-			return branchForbidden(p, "y", "selector")
+		if raw[4].Set() {
+			return support.BranchForbidden(p, "y", "selector")
 		}
-	case "point":
-		o.branch = "point"
-		if !raw[2].set() {
-			return branchRequired(p, "view", "point")
+	case BrowserClickBranchPoint:
+		o.branch = BrowserClickBranchPoint
+		if !raw[2].Set() {
+			return support.BranchRequired(p, "view", "point")
 		}
-		if !raw[3].set() {
-			return branchRequired(p, "x", "point")
+		if !raw[3].Set() {
+			return support.BranchRequired(p, "x", "point")
 		}
-		if !raw[4].set() {
-			return branchRequired(p, "y", "point")
+		if !raw[4].Set() {
+			return support.BranchRequired(p, "y", "point")
 		}
-		if raw[0].set() {
-			return branchForbidden(p, "target", "point")
+		if raw[0].Set() {
+			return support.BranchForbidden(p, "target", "point")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "selector", "point")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "selector", "point")
 		}
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "target",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "target")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTarget, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTarget, p); err != nil {
 			return err
 		}
 		o.Target = v
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "selector",
-			parent: p,
-		}
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "selector")
 		v := new(Selector)
-		if err := v.decode(d[r.start:r.end], p, ""); err != nil {
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
 			return err
 		}
 		o.Selector = v
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "view",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "view")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixView, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixView, p); err != nil {
 			return err
 		}
 		o.View = v
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "x",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ImageCoordinateMin, ImageCoordinateMax)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "x")
+		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
 			return err
 		}
 		o.X = &v
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "y",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ImageCoordinateMin, ImageCoordinateMax)
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "y")
+		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
 			return err
 		}
 		o.Y = &v
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "button",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "button")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "primary", "middle", "secondary":
+		case BrowserClickButtonPrimary, BrowserClickButtonMiddle, BrowserClickButtonSecondary:
 		default:
-			return enumError(p, "primary, middle, secondary")
+			return support.EnumError(p, "primary, middle, secondary")
 		}
 		o.Button = v
 	} else {
-		o.Button = "primary"
+		o.Button = BrowserClickButtonPrimary
 	}
-	if r := raw[6]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "click_count",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ClickCountMin, ClickCountMax)
+	if r := raw[6]; r.Set() {
+		p := support.Key(p, "click_count")
+		v, err := support.DecInt(d[r.Start:r.End], p, ClickCountMin, ClickCountMax)
 		if err != nil {
 			return err
 		}
@@ -262,28 +235,20 @@ func (o *BrowserClickArgs) decode(d []byte, p *path, step bool, extra string) *D
 	} else {
 		o.ClickCount = ClickCountDefault
 	}
-	if r := raw[7]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[7]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[8]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "timeout_ms",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, TimeoutMsMin, TimeoutMsMax)
+	if r := raw[8]; r.Set() {
+		p := support.Key(p, "timeout_ms")
+		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
 			return err
 		}
@@ -291,28 +256,24 @@ func (o *BrowserClickArgs) decode(d []byte, p *path, step bool, extra string) *D
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[9]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[9]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -322,30 +283,26 @@ func (o *BrowserClickArgs) decode(d []byte, p *path, step bool, extra string) *D
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[10]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[10]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -360,7 +317,7 @@ func (o *BrowserClickArgs) decode(d []byte, p *path, step bool, extra string) *D
 
 // setDefaults fills every default that does not depend on a branch.
 func (o *BrowserClickArgs) setDefaults() {
-	o.Button = "primary"
+	o.Button = BrowserClickButtonPrimary
 	o.ClickCount = ClickCountDefault
 	o.TimeoutMs = TimeoutMsDefault
 }
@@ -384,7 +341,7 @@ func (o *BrowserClickArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserClickArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -401,19 +358,20 @@ func (o *BrowserClickArgs) SetTab(tab string) {
 
 // BrowserClickFacts are the canonical facts of a browser_click result.
 type BrowserClickFacts struct {
-	Tab        string   `json:"tab"`                   // Tab.
-	Target     string   `json:"target,omitempty"`      // Target clicked.
-	View       string   `json:"view,omitempty"`        // View clicked in.
-	Element    *Element `json:"element,omitempty"`     // Element acted on.
-	Activated  bool     `json:"activated"`             // Input was dispatched.
-	Landing    *Landing `json:"landing,omitempty"`     // Committed navigation this call caused.
-	OpenedTabs []string `json:"opened_tabs,omitempty"` // Tabs this call opened, now controlled.
+	Tab        string     `json:"tab"`                   // Tab.
+	Target     string     `json:"target,omitempty"`      // Target clicked.
+	View       string     `json:"view,omitempty"`        // View clicked in.
+	Element    *Element   `json:"element,omitempty"`     // Element acted on.
+	Activated  bool       `json:"activated"`             // Input was dispatched.
+	Landing    *Landing   `json:"landing,omitempty"`     // Committed navigation this call caused.
+	OpenedTabs []string   `json:"opened_tabs,omitempty"` // Tabs this call opened, now controlled.
+	DialogType DialogType `json:"dialog_type,omitempty"` // Dialog the page opened during the call; it now blocks the page (browser_dialog answers it).
 }
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserClickFacts) normalize() {}
-func invokeBrowserClick(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserClick(ctx, a.(*BrowserClickArgs))
+func invokeBrowserClick(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserClick(ctx, a.(*BrowserClickArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -432,21 +390,22 @@ var toolBrowserClick = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserClick(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserClickArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserClickArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserClick,
 	Invoke:     invokeBrowserClick,
+	MinCaps:    []Caps{CapAction},
 	Name:       "browser_click",
 	Title:      "Click",
 }

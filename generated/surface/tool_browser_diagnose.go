@@ -5,26 +5,31 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserDiagnoseArgs are the decoded arguments of browser_diagnose.
 type BrowserDiagnoseArgs struct {
-	Source               string   `json:"source"`                          // Source.
-	Detail               string   `json:"detail"`                          // Detail.
-	Match                string   `json:"match,omitempty"`                 // Literal filter.
-	After                string   `json:"after,omitempty"`                 // A next_cursor.
-	Limit                int      `json:"limit"`                           // Max entries.
-	Tab                  string   `json:"tab,omitempty"`                   // Tab.
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Source               string       `json:"source"`                          // Source.
+	Detail               string       `json:"detail"`                          // Detail.
+	Match                string       `json:"match,omitempty"`                 // Literal filter.
+	After                string       `json:"after,omitempty"`                 // A next_cursor.
+	Limit                int          `json:"limit"`                           // Max entries.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
-// Values of BrowserDiagnose's enums.
+// Values of BrowserDiagnoseSource.
 const (
-	BrowserDiagnoseSourceBoth     = "both"
-	BrowserDiagnoseSourceConsole  = "console"
-	BrowserDiagnoseSourceNetwork  = "network"
+	BrowserDiagnoseSourceBoth    = "both"
+	BrowserDiagnoseSourceConsole = "console"
+	BrowserDiagnoseSourceNetwork = "network"
+)
+
+// Values of BrowserDiagnoseDetail.
+const (
 	BrowserDiagnoseDetailProblems = "problems"
 	BrowserDiagnoseDetailAll      = "all"
 )
@@ -35,101 +40,81 @@ var browserDiagnoseKeys = []string{"source", "detail", "match", "after", "limit"
 func DecodeBrowserDiagnose(d []byte) (*BrowserDiagnoseArgs, *DecodeError) {
 	o := new(BrowserDiagnoseArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserDiagnoseArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [8]span
-	if err := members(d, p, browserDiagnoseKeys, raw[:], extra); err != nil {
+func (o *BrowserDiagnoseArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [8]support.Span
+	if err := support.Members(d, p, browserDiagnoseKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[5].set() {
-			return stepForbidden(p, "tab")
+		if raw[5].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[6].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[6].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[7].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[7].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "source",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "source")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "both", "console", "network":
+		case BrowserDiagnoseSourceBoth, BrowserDiagnoseSourceConsole, BrowserDiagnoseSourceNetwork:
 		default:
-			return enumError(p, "both, console, network")
+			return support.EnumError(p, "both, console, network")
 		}
 		o.Source = v
 	} else {
-		o.Source = "both"
+		o.Source = BrowserDiagnoseSourceBoth
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "detail",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "detail")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "problems", "all":
+		case BrowserDiagnoseDetailProblems, BrowserDiagnoseDetailAll:
 		default:
-			return enumError(p, "problems, all")
+			return support.EnumError(p, "problems, all")
 		}
 		o.Detail = v
 	} else {
-		o.Detail = "problems"
+		o.Detail = BrowserDiagnoseDetailProblems
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "match",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, QueryCharsMin, QueryCharsMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "match")
+		v, err := support.DecString(d[r.Start:r.End], p, QueryCharsMin, QueryCharsMax)
 		if err != nil {
 			return err
 		}
 		o.Match = v
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "after",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "after")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixCursor, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixCursor, p); err != nil {
 			return err
 		}
 		o.After = v
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "limit",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, DiagnoseLimitMin, DiagnoseLimitMax)
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "limit")
+		v, err := support.DecInt(d[r.Start:r.End], p, DiagnoseLimitMin, DiagnoseLimitMax)
 		if err != nil {
 			return err
 		}
@@ -137,43 +122,35 @@ func (o *BrowserDiagnoseArgs) decode(d []byte, p *path, step bool, extra string)
 	} else {
 		o.Limit = DiagnoseLimitDefault
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[6]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[6]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -183,30 +160,26 @@ func (o *BrowserDiagnoseArgs) decode(d []byte, p *path, step bool, extra string)
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[7]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[7]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -221,8 +194,8 @@ func (o *BrowserDiagnoseArgs) decode(d []byte, p *path, step bool, extra string)
 
 // setDefaults fills every default that does not depend on a branch.
 func (o *BrowserDiagnoseArgs) setDefaults() {
-	o.Source = "both"
-	o.Detail = "problems"
+	o.Source = BrowserDiagnoseSourceBoth
+	o.Detail = BrowserDiagnoseDetailProblems
 	o.Limit = DiagnoseLimitDefault
 }
 
@@ -245,7 +218,7 @@ func (o *BrowserDiagnoseArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserDiagnoseArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -277,8 +250,8 @@ func (f *BrowserDiagnoseFacts) normalize() {
 		f.Entries = []*Evidence{}
 	}
 }
-func invokeBrowserDiagnose(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserDiagnose(ctx, a.(*BrowserDiagnoseArgs))
+func invokeBrowserDiagnose(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserDiagnose(ctx, a.(*BrowserDiagnoseArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -297,21 +270,22 @@ var toolBrowserDiagnose = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserDiagnose(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserDiagnoseArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserDiagnoseArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserDiagnose,
 	Invoke:     invokeBrowserDiagnose,
+	MinCaps:    []Caps{CapRead},
 	Name:       "browser_diagnose",
 	Title:      "Diagnose",
 }

@@ -5,15 +5,16 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserDialogArgs are the decoded arguments of browser_dialog.
 type BrowserDialogArgs struct {
-	Action               string   `json:"action"`                          // What to do.
-	Text                 *string  `json:"text,omitempty"`                  // Prompt text.
-	Tab                  string   `json:"tab,omitempty"`                   // Tab.
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Action               string       `json:"action"`                          // What to do.
+	Text                 *string      `json:"text,omitempty"`                  // Prompt text.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -25,7 +26,7 @@ const (
 	BrowserDialogBranchRespond = "respond" // Answer a prompt.
 )
 
-// Values of BrowserDialog's enums.
+// Values of BrowserDialogAction.
 const (
 	BrowserDialogActionStatus  = "status"
 	BrowserDialogActionAccept  = "accept"
@@ -39,120 +40,104 @@ var browserDialogKeys = []string{"action", "text", "tab", "restrict_hosts", "res
 func DecodeBrowserDialog(d []byte) (*BrowserDialogArgs, *DecodeError) {
 	o := new(BrowserDialogArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserDialogArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [5]span
-	if err := members(d, p, browserDialogKeys, raw[:], extra); err != nil {
+func (o *BrowserDialogArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [5]support.Span
+	if err := support.Members(d, p, browserDialogKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[2].set() {
-			return stepForbidden(p, "tab")
+		if raw[2].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[3].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[3].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[4].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[4].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if !raw[0].set() {
-		return required(p, "action")
+	if !raw[0].Set() {
+		return support.Required(p, "action")
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "action",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "action")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "status", "accept", "dismiss", "respond":
+		case BrowserDialogActionStatus, BrowserDialogActionAccept, BrowserDialogActionDismiss, BrowserDialogActionRespond:
 		default:
-			return enumError(p, "status, accept, dismiss, respond")
+			return support.EnumError(p, "status, accept, dismiss, respond")
 		}
 		o.Action = v
 	}
 	switch o.Action {
-	case "status":
-		o.branch = "status"
-		if raw[1].set() {
-			return branchForbidden(p, "text", "action status")
+	case BrowserDialogActionStatus:
+		o.branch = BrowserDialogBranchStatus
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "text", "action status")
 		}
-	case "accept":
-		o.branch = "accept"
-		if raw[1].set() {
-			return branchForbidden(p, "text", "action accept")
+	case BrowserDialogActionAccept:
+		o.branch = BrowserDialogBranchAccept
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "text", "action accept")
 		}
-	case "dismiss":
-		o.branch = "dismiss"
-		if raw[1].set() {
-			return branchForbidden(p, "text", "action dismiss")
+	case BrowserDialogActionDismiss:
+		o.branch = BrowserDialogBranchDismiss
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "text", "action dismiss")
 		}
-	case "respond":
-		o.branch = "respond"
-		if !raw[1].set() {
-			return branchRequired(p, "text", "action respond")
+	case BrowserDialogActionRespond:
+		o.branch = BrowserDialogBranchRespond
+		if !raw[1].Set() {
+			return support.BranchRequired(p, "text", "action respond")
 		}
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "text",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, PromptCharsMin, PromptCharsMax)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "text")
+		v, err := support.DecString(d[r.Start:r.End], p, PromptCharsMin, PromptCharsMax)
 		if err != nil {
 			return err
 		}
 		o.Text = &v
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -162,30 +147,26 @@ func (o *BrowserDialogArgs) decode(d []byte, p *path, step bool, extra string) *
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -215,7 +196,7 @@ func (o *BrowserDialogArgs) Branch() string {
 func (o *BrowserDialogArgs) Needs() Needs {
 	n := Needs{Caps: CapAction}
 	switch o.branch {
-	case "status":
+	case BrowserDialogBranchStatus:
 		n.Caps = CapRead
 	}
 	return n
@@ -224,7 +205,7 @@ func (o *BrowserDialogArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserDialogArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -241,17 +222,17 @@ func (o *BrowserDialogArgs) SetTab(tab string) {
 
 // BrowserDialogFacts are the canonical facts of a browser_dialog result.
 type BrowserDialogFacts struct {
-	Tab        string `json:"tab"`                   // Tab.
-	Present    bool   `json:"present"`               // A dialog is blocking.
-	DialogType string `json:"dialog_type,omitempty"` // Its type.
-	Accepted   bool   `json:"accepted,omitempty"`    // It was accepted.
-	Handled    bool   `json:"handled"`               // It was resolved.
+	Tab        string     `json:"tab"`                   // Tab.
+	Present    bool       `json:"present"`               // A dialog is blocking.
+	DialogType DialogType `json:"dialog_type,omitempty"` // Its type.
+	Accepted   bool       `json:"accepted,omitempty"`    // It was accepted.
+	Handled    bool       `json:"handled"`               // It was resolved.
 }
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserDialogFacts) normalize() {}
-func invokeBrowserDialog(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserDialog(ctx, a.(*BrowserDialogArgs))
+func invokeBrowserDialog(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserDialog(ctx, a.(*BrowserDialogArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -270,21 +251,22 @@ var toolBrowserDialog = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserDialog(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserDialogArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserDialogArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserDialog,
 	Invoke:     invokeBrowserDialog,
+	MinCaps:    []Caps{CapRead, CapAction},
 	Name:       "browser_dialog",
 	Title:      "Dialog",
 }

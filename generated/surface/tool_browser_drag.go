@@ -5,21 +5,22 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserDragArgs are the decoded arguments of browser_drag.
 type BrowserDragArgs struct {
-	SourceTarget         string   `json:"source_target,omitempty"`         // Drag this.
-	DestinationTarget    string   `json:"destination_target,omitempty"`    // Drop on this.
-	View                 string   `json:"view,omitempty"`                  // View.
-	StartX               *int     `json:"start_x,omitempty"`               // Image px.
-	StartY               *int     `json:"start_y,omitempty"`               // Image px.
-	EndX                 *int     `json:"end_x,omitempty"`                 // Image px.
-	EndY                 *int     `json:"end_y,omitempty"`                 // Image px.
-	Tab                  string   `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int      `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	SourceTarget         string       `json:"source_target,omitempty"`         // Drag this.
+	DestinationTarget    string       `json:"destination_target,omitempty"`    // Drop on this.
+	View                 string       `json:"view,omitempty"`                  // View.
+	StartX               *int         `json:"start_x,omitempty"`               // Image px.
+	StartY               *int         `json:"start_y,omitempty"`               // Image px.
+	EndX                 *int         `json:"end_x,omitempty"`                 // Image px.
+	EndY                 *int         `json:"end_y,omitempty"`                 // Image px.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -35,230 +36,194 @@ var browserDragKeys = []string{"source_target", "destination_target", "view", "s
 func DecodeBrowserDrag(d []byte) (*BrowserDragArgs, *DecodeError) {
 	o := new(BrowserDragArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserDragArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [11]span
-	if err := members(d, p, browserDragKeys, raw[:], extra); err != nil {
+func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [11]support.Span
+	if err := support.Members(d, p, browserDragKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[7].set() {
-			return stepForbidden(p, "tab")
+		if raw[7].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[9].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[9].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[10].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[10].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
 	var sel, selKey string
 	{
 		key := ""
-		if raw[0].set() {
+		if raw[0].Set() {
 			key = "source_target"
-		} else if raw[1].set() {
+		} else if raw[1].Set() {
 			key = "destination_target"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of source_target, view")
+				return support.ConflictError(p, selKey, key, "choose one of source_target, view")
 			}
-			sel, selKey = "targets", key
+			sel, selKey = BrowserDragBranchTargets, key
 		}
 	}
 	{
 		key := ""
-		if raw[2].set() {
+		if raw[2].Set() {
 			key = "view"
-		} else if raw[3].set() {
+		} else if raw[3].Set() {
 			key = "start_x"
-		} else if raw[4].set() {
+		} else if raw[4].Set() {
 			key = "start_y"
-		} else if raw[5].set() {
+		} else if raw[5].Set() {
 			key = "end_x"
-		} else if raw[6].set() {
+		} else if raw[6].Set() {
 			key = "end_y"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of source_target, view")
+				return support.ConflictError(p, selKey, key, "choose one of source_target, view")
 			}
-			sel, selKey = "points", key
+			sel, selKey = BrowserDragBranchPoints, key
 		}
 	}
 	if sel == "" {
-		return branchMissing(p, "source_target, view")
+		return support.BranchMissing(p, "source_target, view")
 	}
 	switch sel {
-	case "targets":
-		o.branch = "targets"
-		if !raw[0].set() {
-			return branchRequired(p, "source_target", "targets")
+	case BrowserDragBranchTargets:
+		o.branch = BrowserDragBranchTargets
+		if !raw[0].Set() {
+			return support.BranchRequired(p, "source_target", "targets")
 		}
-		if !raw[1].set() {
-			return branchRequired(p, "destination_target", "targets")
+		if !raw[1].Set() {
+			return support.BranchRequired(p, "destination_target", "targets")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "view", "targets")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "view", "targets")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "start_x", "targets")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "start_x", "targets")
 		}
-		if raw[4].set() {
-			return branchForbidden(p, "start_y", "targets")
+		if raw[4].Set() {
+			return support.BranchForbidden(p, "start_y", "targets")
 		}
-		if raw[5].set() {
-			return branchForbidden(p, "end_x", "targets")
+		if raw[5].Set() {
+			return support.BranchForbidden(p, "end_x", "targets")
 		}
-		if raw[6].set() {
-			return branchForbidden(p, "end_y", "targets")
+		if raw[6].Set() {
+			return support.BranchForbidden(p, "end_y", "targets")
 		}
-	case "points":
-		o.branch = "points"
-		if !raw[2].set() {
-			return branchRequired(p, "view", "points")
+	case BrowserDragBranchPoints:
+		o.branch = BrowserDragBranchPoints
+		if !raw[2].Set() {
+			return support.BranchRequired(p, "view", "points")
 		}
-		if !raw[3].set() {
-			return branchRequired(p, "start_x", "points")
+		if !raw[3].Set() {
+			return support.BranchRequired(p, "start_x", "points")
 		}
-		if !raw[4].set() {
-			return branchRequired(p, "start_y", "points")
+		if !raw[4].Set() {
+			return support.BranchRequired(p, "start_y", "points")
 		}
-		if !raw[5].set() {
-			return branchRequired(p, "end_x", "points")
+		if !raw[5].Set() {
+			return support.BranchRequired(p, "end_x", "points")
 		}
-		if !raw[6].set() {
-			return branchRequired(p, "end_y", "points")
+		if !raw[6].Set() {
+			return support.BranchRequired(p, "end_y", "points")
 		}
-		if raw[0].set() {
-			return branchForbidden(p, "source_target", "points")
+		if raw[0].Set() {
+			return support.BranchForbidden(p, "source_target", "points")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "destination_target", "points")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "destination_target", "points")
 		}
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "source_target",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "source_target")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTarget, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTarget, p); err != nil {
 			return err
 		}
 		o.SourceTarget = v
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "destination_target",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "destination_target")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTarget, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTarget, p); err != nil {
 			return err
 		}
 		o.DestinationTarget = v
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "view",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "view")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixView, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixView, p); err != nil {
 			return err
 		}
 		o.View = v
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "start_x",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ImageCoordinateMin, ImageCoordinateMax)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "start_x")
+		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
 			return err
 		}
 		o.StartX = &v
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "start_y",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ImageCoordinateMin, ImageCoordinateMax)
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "start_y")
+		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
 			return err
 		}
 		o.StartY = &v
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "end_x",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ImageCoordinateMin, ImageCoordinateMax)
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "end_x")
+		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
 			return err
 		}
 		o.EndX = &v
 	}
-	if r := raw[6]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "end_y",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ImageCoordinateMin, ImageCoordinateMax)
+	if r := raw[6]; r.Set() {
+		p := support.Key(p, "end_y")
+		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
 			return err
 		}
 		o.EndY = &v
 	}
-	if r := raw[7]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[7]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[8]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "timeout_ms",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, TimeoutMsMin, TimeoutMsMax)
+	if r := raw[8]; r.Set() {
+		p := support.Key(p, "timeout_ms")
+		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
 			return err
 		}
@@ -266,28 +231,24 @@ func (o *BrowserDragArgs) decode(d []byte, p *path, step bool, extra string) *De
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[9]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[9]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -297,30 +258,26 @@ func (o *BrowserDragArgs) decode(d []byte, p *path, step bool, extra string) *De
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[10]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[10]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -357,7 +314,7 @@ func (o *BrowserDragArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserDragArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -374,16 +331,17 @@ func (o *BrowserDragArgs) SetTab(tab string) {
 
 // BrowserDragFacts are the canonical facts of a browser_drag result.
 type BrowserDragFacts struct {
-	Tab        string   `json:"tab"`                   // Tab.
-	Dragged    bool     `json:"dragged"`               // The drag was dispatched.
-	Landing    *Landing `json:"landing,omitempty"`     // Committed navigation this call caused.
-	OpenedTabs []string `json:"opened_tabs,omitempty"` // Tabs this call opened, now controlled.
+	Tab        string     `json:"tab"`                   // Tab.
+	Dragged    bool       `json:"dragged"`               // The drag was dispatched.
+	Landing    *Landing   `json:"landing,omitempty"`     // Committed navigation this call caused.
+	OpenedTabs []string   `json:"opened_tabs,omitempty"` // Tabs this call opened, now controlled.
+	DialogType DialogType `json:"dialog_type,omitempty"` // Dialog the page opened during the call; it now blocks the page (browser_dialog answers it).
 }
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserDragFacts) normalize() {}
-func invokeBrowserDrag(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserDrag(ctx, a.(*BrowserDragArgs))
+func invokeBrowserDrag(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserDrag(ctx, a.(*BrowserDragArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -402,21 +360,22 @@ var toolBrowserDrag = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserDrag(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserDragArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserDragArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserDrag,
 	Invoke:     invokeBrowserDrag,
+	MinCaps:    []Caps{CapAction},
 	Name:       "browser_drag",
 	Title:      "Drag",
 }

@@ -5,16 +5,17 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserExecuteArgs are the decoded arguments of browser_execute.
 type BrowserExecuteArgs struct {
-	Script               string   `json:"script"`                          // JavaScript.
-	MaxResultChars       int      `json:"max_result_chars"`                // Result cap.
-	Tab                  string   `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int      `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Script               string       `json:"script"`                          // JavaScript.
+	MaxResultChars       int          `json:"max_result_chars"`                // Result cap.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -24,51 +25,43 @@ var browserExecuteKeys = []string{"script", "max_result_chars", "tab", "timeout_
 func DecodeBrowserExecute(d []byte) (*BrowserExecuteArgs, *DecodeError) {
 	o := new(BrowserExecuteArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserExecuteArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [6]span
-	if err := members(d, p, browserExecuteKeys, raw[:], extra); err != nil {
+func (o *BrowserExecuteArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [6]support.Span
+	if err := support.Members(d, p, browserExecuteKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[2].set() {
-			return stepForbidden(p, "tab")
+		if raw[2].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[4].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[4].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[5].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[5].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if !raw[0].set() {
-		return required(p, "script")
+	if !raw[0].Set() {
+		return support.Required(p, "script")
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "script",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, ScriptCharsMin, ScriptCharsMax)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "script")
+		v, err := support.DecString(d[r.Start:r.End], p, ScriptCharsMin, ScriptCharsMax)
 		if err != nil {
 			return err
 		}
 		o.Script = v
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "max_result_chars",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ResultCharsMin, ResultCharsMax)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "max_result_chars")
+		v, err := support.DecInt(d[r.Start:r.End], p, ResultCharsMin, ResultCharsMax)
 		if err != nil {
 			return err
 		}
@@ -76,28 +69,20 @@ func (o *BrowserExecuteArgs) decode(d []byte, p *path, step bool, extra string) 
 	} else {
 		o.MaxResultChars = ResultCharsDefault
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "timeout_ms",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, TimeoutMsMin, TimeoutMsMax)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "timeout_ms")
+		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
 			return err
 		}
@@ -105,28 +90,24 @@ func (o *BrowserExecuteArgs) decode(d []byte, p *path, step bool, extra string) 
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -136,30 +117,26 @@ func (o *BrowserExecuteArgs) decode(d []byte, p *path, step bool, extra string) 
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -197,7 +174,7 @@ func (o *BrowserExecuteArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserExecuteArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -214,18 +191,19 @@ func (o *BrowserExecuteArgs) SetTab(tab string) {
 
 // BrowserExecuteFacts are the canonical facts of a browser_execute result.
 type BrowserExecuteFacts struct {
-	Tab        string   `json:"tab"`                   // Tab.
-	Value      string   `json:"value"`                 // Result as JSON text.
-	Truncated  bool     `json:"truncated"`             // value was cut.
-	Threw      bool     `json:"threw,omitempty"`       // The script threw.
-	Landing    *Landing `json:"landing,omitempty"`     // Committed navigation this call caused.
-	OpenedTabs []string `json:"opened_tabs,omitempty"` // Tabs this call opened, now controlled.
+	Tab        string     `json:"tab"`                   // Tab.
+	Value      string     `json:"value"`                 // Result as JSON text.
+	Truncated  bool       `json:"truncated"`             // value was cut.
+	Threw      bool       `json:"threw,omitempty"`       // The script threw.
+	Landing    *Landing   `json:"landing,omitempty"`     // Committed navigation this call caused.
+	OpenedTabs []string   `json:"opened_tabs,omitempty"` // Tabs this call opened, now controlled.
+	DialogType DialogType `json:"dialog_type,omitempty"` // Dialog the page opened during the call; it now blocks the page (browser_dialog answers it).
 }
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserExecuteFacts) normalize() {}
-func invokeBrowserExecute(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserExecute(ctx, a.(*BrowserExecuteArgs))
+func invokeBrowserExecute(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserExecute(ctx, a.(*BrowserExecuteArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -244,21 +222,22 @@ var toolBrowserExecute = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserExecute(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserExecuteArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserExecuteArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserExecute,
 	Invoke:     invokeBrowserExecute,
+	MinCaps:    []Caps{CapExecute},
 	Name:       "browser_execute",
 	Title:      "Execute",
 }

@@ -5,20 +5,21 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserFindArgs are the decoded arguments of browser_find.
 type BrowserFindArgs struct {
-	Text                 string   `json:"text"`                            // Text.
-	Scope                string   `json:"scope"`                           // Match kind.
-	MaxResults           int      `json:"max_results"`                     // Max matches.
-	Tab                  string   `json:"tab,omitempty"`                   // Tab.
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Text                 string       `json:"text"`                            // Text.
+	Scope                string       `json:"scope"`                           // Match kind.
+	MaxResults           int          `json:"max_results"`                     // Max matches.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
-// Values of BrowserFind's enums.
+// Values of BrowserFindScope.
 const (
 	BrowserFindScopeAny     = "any"
 	BrowserFindScopeControl = "control"
@@ -31,70 +32,58 @@ var browserFindKeys = []string{"text", "scope", "max_results", "tab", "restrict_
 func DecodeBrowserFind(d []byte) (*BrowserFindArgs, *DecodeError) {
 	o := new(BrowserFindArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserFindArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [6]span
-	if err := members(d, p, browserFindKeys, raw[:], extra); err != nil {
+func (o *BrowserFindArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [6]support.Span
+	if err := support.Members(d, p, browserFindKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[3].set() {
-			return stepForbidden(p, "tab")
+		if raw[3].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[4].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[4].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[5].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[5].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if !raw[0].set() {
-		return required(p, "text")
+	if !raw[0].Set() {
+		return support.Required(p, "text")
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "text",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, QueryCharsMin, QueryCharsMax)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "text")
+		v, err := support.DecString(d[r.Start:r.End], p, QueryCharsMin, QueryCharsMax)
 		if err != nil {
 			return err
 		}
 		o.Text = v
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "scope",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "scope")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "any", "control", "text":
+		case BrowserFindScopeAny, BrowserFindScopeControl, BrowserFindScopeText:
 		default:
-			return enumError(p, "any, control, text")
+			return support.EnumError(p, "any, control, text")
 		}
 		o.Scope = v
 	} else {
-		o.Scope = "any"
+		o.Scope = BrowserFindScopeAny
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "max_results",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, FindResultsMin, FindResultsMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "max_results")
+		v, err := support.DecInt(d[r.Start:r.End], p, FindResultsMin, FindResultsMax)
 		if err != nil {
 			return err
 		}
@@ -102,43 +91,35 @@ func (o *BrowserFindArgs) decode(d []byte, p *path, step bool, extra string) *De
 	} else {
 		o.MaxResults = FindResultsDefault
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -148,30 +129,26 @@ func (o *BrowserFindArgs) decode(d []byte, p *path, step bool, extra string) *De
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -186,7 +163,7 @@ func (o *BrowserFindArgs) decode(d []byte, p *path, step bool, extra string) *De
 
 // setDefaults fills every default that does not depend on a branch.
 func (o *BrowserFindArgs) setDefaults() {
-	o.Scope = "any"
+	o.Scope = BrowserFindScopeAny
 	o.MaxResults = FindResultsDefault
 }
 
@@ -209,7 +186,7 @@ func (o *BrowserFindArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserFindArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -238,8 +215,8 @@ func (f *BrowserFindFacts) normalize() {
 		f.Matches = []*Item{}
 	}
 }
-func invokeBrowserFind(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserFind(ctx, a.(*BrowserFindArgs))
+func invokeBrowserFind(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserFind(ctx, a.(*BrowserFindArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -258,21 +235,22 @@ var toolBrowserFind = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserFind(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserFindArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserFindArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserFind,
 	Invoke:     invokeBrowserFind,
+	MinCaps:    []Caps{CapRead},
 	Name:       "browser_find",
 	Title:      "Find",
 }

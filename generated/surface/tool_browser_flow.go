@@ -5,21 +5,22 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserFlowArgs are the decoded arguments of browser_flow.
 type BrowserFlowArgs struct {
-	Steps                []*FlowStep `json:"steps"`                           // Steps in order.
-	OnError              string      `json:"on_error"`                        // On failure.
-	DryRun               bool        `json:"dry_run"`                         // Validate only.
-	Tab                  string      `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int         `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string    `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string    `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Steps                []*FlowStep  `json:"steps"`                           // Steps in order.
+	OnError              string       `json:"on_error"`                        // On failure.
+	DryRun               bool         `json:"dry_run"`                         // Validate only.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
-// Values of BrowserFlow's enums.
+// Values of BrowserFlowOnError.
 const (
 	BrowserFlowOnErrorStop     = "stop"
 	BrowserFlowOnErrorContinue = "continue"
@@ -31,40 +32,36 @@ var browserFlowKeys = []string{"steps", "on_error", "dry_run", "tab", "timeout_m
 func DecodeBrowserFlow(d []byte) (*BrowserFlowArgs, *DecodeError) {
 	o := new(BrowserFlowArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserFlowArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [7]span
-	if err := members(d, p, browserFlowKeys, raw[:], extra); err != nil {
+func (o *BrowserFlowArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [7]support.Span
+	if err := support.Members(d, p, browserFlowKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[3].set() {
-			return stepForbidden(p, "tab")
+		if raw[3].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[5].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[5].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[6].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[6].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if !raw[0].set() {
-		return required(p, "steps")
+	if !raw[0].Set() {
+		return support.Required(p, "steps")
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "steps",
-			parent: p,
-		}
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "steps")
 		var items []*FlowStep
-		if err := decArray(d[r.start:r.end], p, FlowStepsMin, FlowStepsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, FlowStepsMin, FlowStepsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item *FlowStep
 			{
 				v := new(FlowStep)
@@ -75,7 +72,7 @@ func (o *BrowserFlowArgs) decode(d []byte, p *path, step bool, extra string) *De
 			}
 			for j := range items {
 				if items[j].ID == item.ID {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -85,32 +82,24 @@ func (o *BrowserFlowArgs) decode(d []byte, p *path, step bool, extra string) *De
 		}
 		o.Steps = items
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "on_error",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "on_error")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "stop", "continue":
+		case BrowserFlowOnErrorStop, BrowserFlowOnErrorContinue:
 		default:
-			return enumError(p, "stop, continue")
+			return support.EnumError(p, "stop, continue")
 		}
 		o.OnError = v
 	} else {
-		o.OnError = "stop"
+		o.OnError = BrowserFlowOnErrorStop
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "dry_run",
-			parent: p,
-		}
-		v, err := decBool(d[r.start:r.end], p)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "dry_run")
+		v, err := support.DecBool(d[r.Start:r.End], p)
 		if err != nil {
 			return err
 		}
@@ -118,28 +107,20 @@ func (o *BrowserFlowArgs) decode(d []byte, p *path, step bool, extra string) *De
 	} else {
 		o.DryRun = false
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "timeout_ms",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, TimeoutMsMin, TimeoutMsMax)
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "timeout_ms")
+		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
 			return err
 		}
@@ -147,28 +128,24 @@ func (o *BrowserFlowArgs) decode(d []byte, p *path, step bool, extra string) *De
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -178,30 +155,26 @@ func (o *BrowserFlowArgs) decode(d []byte, p *path, step bool, extra string) *De
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[6]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[6]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -216,7 +189,7 @@ func (o *BrowserFlowArgs) decode(d []byte, p *path, step bool, extra string) *De
 
 // setDefaults fills every default that does not depend on a branch.
 func (o *BrowserFlowArgs) setDefaults() {
-	o.OnError = "stop"
+	o.OnError = BrowserFlowOnErrorStop
 	o.DryRun = false
 	o.TimeoutMs = TimeoutMsDefault
 }
@@ -240,7 +213,7 @@ func (o *BrowserFlowArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserFlowArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -271,8 +244,8 @@ func (f *BrowserFlowFacts) normalize() {
 		f.Steps = []*FlowRow{}
 	}
 }
-func invokeBrowserFlow(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserFlow(ctx, a.(*BrowserFlowArgs))
+func invokeBrowserFlow(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserFlow(ctx, a.(*BrowserFlowArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -291,21 +264,22 @@ var toolBrowserFlow = &Tool{
 	},
 	Composite: true,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserFlow(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserFlowArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserFlowArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserFlow,
 	Invoke:     invokeBrowserFlow,
+	MinCaps:    []Caps{0},
 	Name:       "browser_flow",
 	Title:      "Flow",
 }

@@ -5,16 +5,17 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserHistoryArgs are the decoded arguments of browser_history.
 type BrowserHistoryArgs struct {
-	Action               string   `json:"action"`                          // back, forward or reload.
-	BypassCache          bool     `json:"bypass_cache,omitempty"`          // Reload only.
-	Tab                  string   `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int      `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Action               string       `json:"action"`                          // back, forward or reload.
+	BypassCache          bool         `json:"bypass_cache,omitempty"`          // Reload only.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -25,7 +26,7 @@ const (
 	BrowserHistoryBranchReload  = "reload"  // Reload.
 )
 
-// Values of BrowserHistory's enums.
+// Values of BrowserHistoryAction.
 const (
 	BrowserHistoryActionBack    = "back"
 	BrowserHistoryActionForward = "forward"
@@ -38,102 +39,86 @@ var browserHistoryKeys = []string{"action", "bypass_cache", "tab", "timeout_ms",
 func DecodeBrowserHistory(d []byte) (*BrowserHistoryArgs, *DecodeError) {
 	o := new(BrowserHistoryArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserHistoryArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [6]span
-	if err := members(d, p, browserHistoryKeys, raw[:], extra); err != nil {
+func (o *BrowserHistoryArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [6]support.Span
+	if err := support.Members(d, p, browserHistoryKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[2].set() {
-			return stepForbidden(p, "tab")
+		if raw[2].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[4].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[4].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[5].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[5].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if !raw[0].set() {
-		return required(p, "action")
+	if !raw[0].Set() {
+		return support.Required(p, "action")
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "action",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "action")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "back", "forward", "reload":
+		case BrowserHistoryActionBack, BrowserHistoryActionForward, BrowserHistoryActionReload:
 		default:
-			return enumError(p, "back, forward, reload")
+			return support.EnumError(p, "back, forward, reload")
 		}
 		o.Action = v
 	}
 	switch o.Action {
-	case "back":
-		o.branch = "back"
-		if raw[1].set() {
-			return branchForbidden(p, "bypass_cache", "action back")
+	case BrowserHistoryActionBack:
+		o.branch = BrowserHistoryBranchBack
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "bypass_cache", "action back")
 		}
-	case "forward":
-		o.branch = "forward"
-		if raw[1].set() {
-			return branchForbidden(p, "bypass_cache", "action forward")
+	case BrowserHistoryActionForward:
+		o.branch = BrowserHistoryBranchForward
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "bypass_cache", "action forward")
 		}
-	case "reload":
-		o.branch = "reload"
+	case BrowserHistoryActionReload:
+		o.branch = BrowserHistoryBranchReload
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "bypass_cache",
-			parent: p,
-		}
-		v, err := decBool(d[r.start:r.end], p)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "bypass_cache")
+		v, err := support.DecBool(d[r.Start:r.End], p)
 		if err != nil {
 			return err
 		}
 		o.BypassCache = v
 	} else {
 		switch o.branch {
-		case "reload":
+		case BrowserHistoryBranchReload:
 			o.BypassCache = false
 		}
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "timeout_ms",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, TimeoutMsMin, TimeoutMsMax)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "timeout_ms")
+		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
 			return err
 		}
@@ -141,28 +126,24 @@ func (o *BrowserHistoryArgs) decode(d []byte, p *path, step bool, extra string) 
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -172,30 +153,26 @@ func (o *BrowserHistoryArgs) decode(d []byte, p *path, step bool, extra string) 
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -232,7 +209,7 @@ func (o *BrowserHistoryArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserHistoryArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -249,17 +226,18 @@ func (o *BrowserHistoryArgs) SetTab(tab string) {
 
 // BrowserHistoryFacts are the canonical facts of a browser_history result.
 type BrowserHistoryFacts struct {
-	Tab                string `json:"tab"`                 // Tab.
-	Action             string `json:"action"`              // Action taken.
-	URL                string `json:"url"`                 // Governed URL.
-	Title              string `json:"title"`               // Page title.
-	DocumentGeneration int    `json:"document_generation"` // Document generation.
+	Tab                string     `json:"tab"`                   // Tab.
+	Action             string     `json:"action"`                // Action taken.
+	URL                string     `json:"url"`                   // Governed URL.
+	Title              string     `json:"title"`                 // Page title.
+	DocumentGeneration int        `json:"document_generation"`   // Document generation.
+	DialogType         DialogType `json:"dialog_type,omitempty"` // Dialog the page opened during the call; it now blocks the page (browser_dialog answers it).
 }
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserHistoryFacts) normalize() {}
-func invokeBrowserHistory(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserHistory(ctx, a.(*BrowserHistoryArgs))
+func invokeBrowserHistory(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserHistory(ctx, a.(*BrowserHistoryArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -278,21 +256,22 @@ var toolBrowserHistory = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserHistory(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserHistoryArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserHistoryArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserHistory,
 	Invoke:     invokeBrowserHistory,
+	MinCaps:    []Caps{CapAction},
 	Name:       "browser_history",
 	Title:      "History",
 }

@@ -5,29 +5,30 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserInspectArgs are the decoded arguments of browser_inspect.
 type BrowserInspectArgs struct {
-	Scope                string   `json:"scope"`                           // What to list.
-	Root                 string   `json:"root,omitempty"`                  // Document subtree.
-	MaxDepth             int      `json:"max_depth,omitempty"`             // Document depth.
-	MaxItems             int      `json:"max_items,omitempty"`             // Max items.
-	Tab                  string   `json:"tab,omitempty"`                   // Tab.
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Scope                string       `json:"scope"`                           // What to list.
+	Root                 string       `json:"root,omitempty"`                  // Document subtree.
+	MaxDepth             int          `json:"max_depth,omitempty"`             // Document depth.
+	MaxItems             int          `json:"max_items,omitempty"`             // Max items.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
 // Branches of browser_inspect, as Branch() reports them.
 const (
 	BrowserInspectBranchControls  = "controls"  // Visible interactive controls.
-	BrowserInspectBranchStructure = "structure" // Landmarks, headings, lists, tables.
+	BrowserInspectBranchStructure = "structure" // Landmarks, named regions, headings, lists, tables.
 	BrowserInspectBranchAll       = "all"       // Controls and structure.
 	BrowserInspectBranchDocument  = "document"  // A structure-only tree kept as a snapshot and diffed.
 )
 
-// Values of BrowserInspect's enums.
+// Values of BrowserInspectScope.
 const (
 	BrowserInspectScopeControls  = "controls"
 	BrowserInspectScopeStructure = "structure"
@@ -41,162 +42,138 @@ var browserInspectKeys = []string{"scope", "root", "max_depth", "max_items", "ta
 func DecodeBrowserInspect(d []byte) (*BrowserInspectArgs, *DecodeError) {
 	o := new(BrowserInspectArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserInspectArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [7]span
-	if err := members(d, p, browserInspectKeys, raw[:], extra); err != nil {
+func (o *BrowserInspectArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [7]support.Span
+	if err := support.Members(d, p, browserInspectKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[4].set() {
-			return stepForbidden(p, "tab")
+		if raw[4].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[5].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[5].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[6].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[6].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "scope",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "scope")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "controls", "structure", "all", "document":
+		case BrowserInspectScopeControls, BrowserInspectScopeStructure, BrowserInspectScopeAll, BrowserInspectScopeDocument:
 		default:
-			return enumError(p, "controls, structure, all, document")
+			return support.EnumError(p, "controls, structure, all, document")
 		}
 		o.Scope = v
 	} else {
-		o.Scope = "controls"
+		o.Scope = BrowserInspectScopeControls
 	}
 	switch o.Scope {
-	case "controls":
-		o.branch = "controls"
-		if raw[1].set() {
-			return branchForbidden(p, "root", "scope controls")
+	case BrowserInspectScopeControls:
+		o.branch = BrowserInspectBranchControls
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "root", "scope controls")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "max_depth", "scope controls")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "max_depth", "scope controls")
 		}
-	case "structure":
-		o.branch = "structure"
-		if raw[1].set() {
-			return branchForbidden(p, "root", "scope structure")
+	case BrowserInspectScopeStructure:
+		o.branch = BrowserInspectBranchStructure
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "root", "scope structure")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "max_depth", "scope structure")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "max_depth", "scope structure")
 		}
-	case "all":
-		o.branch = "all"
-		if raw[1].set() {
-			return branchForbidden(p, "root", "scope all")
+	case BrowserInspectScopeAll:
+		o.branch = BrowserInspectBranchAll
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "root", "scope all")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "max_depth", "scope all")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "max_depth", "scope all")
 		}
-	case "document":
-		o.branch = "document"
+	case BrowserInspectScopeDocument:
+		o.branch = BrowserInspectBranchDocument
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "root",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "root")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTarget, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTarget, p); err != nil {
 			return err
 		}
 		o.Root = v
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "max_depth",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, InspectDepthMin, InspectDepthMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "max_depth")
+		v, err := support.DecInt(d[r.Start:r.End], p, InspectDepthMin, InspectDepthMax)
 		if err != nil {
 			return err
 		}
 		o.MaxDepth = v
 	} else {
 		switch o.branch {
-		case "document":
+		case BrowserInspectBranchDocument:
 			o.MaxDepth = InspectDepthDefault
 		}
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "max_items",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, InspectItemsMin, InspectItemsMax)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "max_items")
+		v, err := support.DecInt(d[r.Start:r.End], p, InspectItemsMin, InspectItemsMax)
 		if err != nil {
 			return err
 		}
 		o.MaxItems = v
 	} else {
 		switch o.branch {
-		case "controls", "structure", "all", "document":
+		case BrowserInspectBranchControls, BrowserInspectBranchStructure, BrowserInspectBranchAll, BrowserInspectBranchDocument:
 			o.MaxItems = InspectItemsDefault
 		}
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -206,30 +183,26 @@ func (o *BrowserInspectArgs) decode(d []byte, p *path, step bool, extra string) 
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[6]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[6]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -244,7 +217,7 @@ func (o *BrowserInspectArgs) decode(d []byte, p *path, step bool, extra string) 
 
 // setDefaults fills every default that does not depend on a branch.
 func (o *BrowserInspectArgs) setDefaults() {
-	o.Scope = "controls"
+	o.Scope = BrowserInspectScopeControls
 }
 
 // ToolName names the tool.
@@ -266,7 +239,7 @@ func (o *BrowserInspectArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserInspectArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -298,8 +271,8 @@ func (f *BrowserInspectFacts) normalize() {
 		f.Items = []*Item{}
 	}
 }
-func invokeBrowserInspect(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserInspect(ctx, a.(*BrowserInspectArgs))
+func invokeBrowserInspect(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserInspect(ctx, a.(*BrowserInspectArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -318,21 +291,22 @@ var toolBrowserInspect = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserInspect(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserInspectArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserInspectArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserInspect,
 	Invoke:     invokeBrowserInspect,
+	MinCaps:    []Caps{CapRead},
 	Name:       "browser_inspect",
 	Title:      "Inspect",
 }

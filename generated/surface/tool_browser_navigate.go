@@ -5,25 +5,30 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserNavigateArgs are the decoded arguments of browser_navigate.
 type BrowserNavigateArgs struct {
-	URL                  string   `json:"url"`                             // http(s) URL.
-	NewTab               bool     `json:"new_tab"`                         // Open a new tab.
-	Reuse                string   `json:"reuse"`                           // Adopt a same-host tab.
-	Beforeunload         string   `json:"beforeunload,omitempty"`          // Discard unsaved changes.
-	Tab                  string   `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int      `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	URL                  string       `json:"url"`                             // http(s) URL.
+	NewTab               bool         `json:"new_tab"`                         // Open a new tab.
+	Reuse                string       `json:"reuse"`                           // Adopt a same-host tab.
+	Beforeunload         string       `json:"beforeunload,omitempty"`          // Discard unsaved changes.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
-// Values of BrowserNavigate's enums.
+// Values of BrowserNavigateReuse.
 const (
-	BrowserNavigateReuseDomain         = "domain"
-	BrowserNavigateReuseNever          = "never"
+	BrowserNavigateReuseDomain = "domain"
+	BrowserNavigateReuseNever  = "never"
+)
+
+// Values of BrowserNavigateBeforeunload.
+const (
 	BrowserNavigateBeforeunloadDiscard = "discard"
 )
 
@@ -33,54 +38,46 @@ var browserNavigateKeys = []string{"url", "new_tab", "reuse", "beforeunload", "t
 func DecodeBrowserNavigate(d []byte) (*BrowserNavigateArgs, *DecodeError) {
 	o := new(BrowserNavigateArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserNavigateArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [8]span
-	if err := members(d, p, browserNavigateKeys, raw[:], extra); err != nil {
+func (o *BrowserNavigateArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [8]support.Span
+	if err := support.Members(d, p, browserNavigateKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[4].set() {
-			return stepForbidden(p, "tab")
+		if raw[4].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[6].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[6].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[7].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[7].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if !raw[0].set() {
-		return required(p, "url")
+	if !raw[0].Set() {
+		return support.Required(p, "url")
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "url",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, URLCharsMin, URLCharsMax)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "url")
+		v, err := support.DecString(d[r.Start:r.End], p, URLCharsMin, URLCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkURL(v, p); err != nil {
+		if err := support.CheckURL(v, p); err != nil {
 			return err
 		}
 		o.URL = v
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "new_tab",
-			parent: p,
-		}
-		v, err := decBool(d[r.start:r.end], p)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "new_tab")
+		v, err := support.DecBool(d[r.Start:r.End], p)
 		if err != nil {
 			return err
 		}
@@ -88,64 +85,48 @@ func (o *BrowserNavigateArgs) decode(d []byte, p *path, step bool, extra string)
 	} else {
 		o.NewTab = false
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "reuse",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "reuse")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "domain", "never":
+		case BrowserNavigateReuseDomain, BrowserNavigateReuseNever:
 		default:
-			return enumError(p, "domain, never")
+			return support.EnumError(p, "domain, never")
 		}
 		o.Reuse = v
 	} else {
-		o.Reuse = "domain"
+		o.Reuse = BrowserNavigateReuseDomain
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "beforeunload",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "beforeunload")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "discard":
+		case BrowserNavigateBeforeunloadDiscard:
 		default:
-			return enumError(p, "discard")
+			return support.EnumError(p, "discard")
 		}
 		o.Beforeunload = v
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "timeout_ms",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, TimeoutMsMin, TimeoutMsMax)
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "timeout_ms")
+		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
 			return err
 		}
@@ -153,28 +134,24 @@ func (o *BrowserNavigateArgs) decode(d []byte, p *path, step bool, extra string)
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[6]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[6]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -184,30 +161,26 @@ func (o *BrowserNavigateArgs) decode(d []byte, p *path, step bool, extra string)
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[7]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[7]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -217,11 +190,11 @@ func (o *BrowserNavigateArgs) decode(d []byte, p *path, step bool, extra string)
 		}
 		o.RestrictCapabilities = items
 	}
-	if raw[4].set() && raw[1].set() && o.NewTab == true {
-		return conflictError(p, "tab", "new_tab", "tab names an existing tab; new_tab opens another")
+	if raw[4].Set() && raw[1].Set() && o.NewTab == true {
+		return support.ConflictError(p, "tab", "new_tab", "tab names an existing tab; new_tab opens another")
 	}
-	if raw[2].set() && raw[1].set() && o.NewTab == true {
-		return conflictError(p, "reuse", "new_tab", "reuse applies only without new_tab")
+	if raw[2].Set() && raw[1].Set() && o.NewTab == true {
+		return support.ConflictError(p, "reuse", "new_tab", "reuse applies only without new_tab")
 	}
 	return nil
 }
@@ -229,7 +202,7 @@ func (o *BrowserNavigateArgs) decode(d []byte, p *path, step bool, extra string)
 // setDefaults fills every default that does not depend on a branch.
 func (o *BrowserNavigateArgs) setDefaults() {
 	o.NewTab = false
-	o.Reuse = "domain"
+	o.Reuse = BrowserNavigateReuseDomain
 	o.TimeoutMs = TimeoutMsDefault
 }
 
@@ -255,7 +228,7 @@ func (o *BrowserNavigateArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserNavigateArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -272,19 +245,20 @@ func (o *BrowserNavigateArgs) SetTab(tab string) {
 
 // BrowserNavigateFacts are the canonical facts of a browser_navigate result.
 type BrowserNavigateFacts struct {
-	Tab                string `json:"tab"`                 // Tab.
-	URL                string `json:"url"`                 // Governed URL.
-	Title              string `json:"title"`               // Page title.
-	Created            bool   `json:"created"`             // A tab was created.
-	Reused             bool   `json:"reused"`              // An open tab was adopted.
-	Recreated          bool   `json:"recreated,omitempty"` // The handle's closed tab was recreated.
-	DocumentGeneration int    `json:"document_generation"` // Document generation.
+	Tab                string     `json:"tab"`                   // Tab.
+	URL                string     `json:"url"`                   // Governed URL.
+	Title              string     `json:"title"`                 // Page title.
+	Created            bool       `json:"created"`               // A tab was created.
+	Reused             bool       `json:"reused"`                // An open tab was adopted.
+	Recreated          bool       `json:"recreated,omitempty"`   // The handle's closed tab was recreated.
+	DocumentGeneration int        `json:"document_generation"`   // Document generation.
+	DialogType         DialogType `json:"dialog_type,omitempty"` // Dialog the page opened during the call; it now blocks the page (browser_dialog answers it).
 }
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserNavigateFacts) normalize() {}
-func invokeBrowserNavigate(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserNavigate(ctx, a.(*BrowserNavigateArgs))
+func invokeBrowserNavigate(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserNavigate(ctx, a.(*BrowserNavigateArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -303,21 +277,22 @@ var toolBrowserNavigate = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserNavigate(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserNavigateArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserNavigateArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserNavigate,
 	Invoke:     invokeBrowserNavigate,
+	MinCaps:    []Caps{CapRead},
 	Name:       "browser_navigate",
 	Title:      "Navigate",
 }

@@ -5,19 +5,20 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserPressKeyArgs are the decoded arguments of browser_press_key.
 type BrowserPressKeyArgs struct {
-	Key                  string   `json:"key,omitempty"`                   // Char or key name.
-	Strokes              []string `json:"strokes,omitempty"`               // Keys.
-	Repeat               int      `json:"repeat,omitempty"`                // Repeats.
-	Target               string   `json:"target,omitempty"`                // Focus first.
-	Modifiers            []string `json:"modifiers,omitempty"`             // Modifiers.
-	Tab                  string   `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int      `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Key                  string       `json:"key,omitempty"`                   // Char or key name.
+	Strokes              []string     `json:"strokes,omitempty"`               // Keys.
+	Repeat               int          `json:"repeat,omitempty"`                // Repeats.
+	Target               string       `json:"target,omitempty"`                // Focus first.
+	Modifiers            []string     `json:"modifiers,omitempty"`             // Modifiers.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -33,108 +34,100 @@ var browserPressKeyKeys = []string{"key", "strokes", "repeat", "target", "modifi
 func DecodeBrowserPressKey(d []byte) (*BrowserPressKeyArgs, *DecodeError) {
 	o := new(BrowserPressKeyArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserPressKeyArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [9]span
-	if err := members(d, p, browserPressKeyKeys, raw[:], extra); err != nil {
+func (o *BrowserPressKeyArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [9]support.Span
+	if err := support.Members(d, p, browserPressKeyKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[5].set() {
-			return stepForbidden(p, "tab")
+		if raw[5].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[7].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[7].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[8].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[8].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
 	var sel, selKey string
 	{
 		key := ""
-		if raw[0].set() {
+		if raw[0].Set() {
 			key = "key"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of key, strokes")
+				return support.ConflictError(p, selKey, key, "choose one of key, strokes")
 			}
-			sel, selKey = "key", key
+			sel, selKey = BrowserPressKeyBranchKey, key
 		}
 	}
 	{
 		key := ""
-		if raw[1].set() {
+		if raw[1].Set() {
 			key = "strokes"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of key, strokes")
+				return support.ConflictError(p, selKey, key, "choose one of key, strokes")
 			}
-			sel, selKey = "strokes", key
+			sel, selKey = BrowserPressKeyBranchStrokes, key
 		}
 	}
 	if sel == "" {
-		return branchMissing(p, "key, strokes")
+		return support.BranchMissing(p, "key, strokes")
 	}
 	switch sel {
-	case "key":
-		o.branch = "key"
-		if !raw[0].set() {
-			return branchRequired(p, "key", "key")
+	case BrowserPressKeyBranchKey:
+		o.branch = BrowserPressKeyBranchKey
+		if !raw[0].Set() {
+			return support.BranchRequired(p, "key", "key")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "strokes", "key")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "strokes", "key")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "repeat", "key")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "repeat", "key")
 		}
-	case "strokes":
-		o.branch = "strokes"
-		if !raw[1].set() {
-			return branchRequired(p, "strokes", "strokes")
+	case BrowserPressKeyBranchStrokes:
+		o.branch = BrowserPressKeyBranchStrokes
+		if !raw[1].Set() {
+			return support.BranchRequired(p, "strokes", "strokes")
 		}
-		if raw[0].set() {
-			return branchForbidden(p, "key", "strokes")
+		if raw[0].Set() {
+			return support.BranchForbidden(p, "key", "strokes")
 		}
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "key",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, KeyCharsMin, KeyCharsMax)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "key")
+		v, err := support.DecString(d[r.Start:r.End], p, KeyCharsMin, KeyCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkKey(v, p); err != nil {
+		if err := support.CheckKey(v, p, IsNamedKey); err != nil {
 			return err
 		}
 		o.Key = v
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "strokes",
-			parent: p,
-		}
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "strokes")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, KeyStrokesMin, KeyStrokesMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, KeyStrokesMin, KeyStrokesMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, KeyCharsMin, KeyCharsMax)
+				v, err := support.DecString(raw, p, KeyCharsMin, KeyCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkKey(v, p); err != nil {
+				if err := support.CheckKey(v, p, IsNamedKey); err != nil {
 					return err
 				}
 				item = v
@@ -146,62 +139,50 @@ func (o *BrowserPressKeyArgs) decode(d []byte, p *path, step bool, extra string)
 		}
 		o.Strokes = items
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "repeat",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, KeyRepeatMin, KeyRepeatMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "repeat")
+		v, err := support.DecInt(d[r.Start:r.End], p, KeyRepeatMin, KeyRepeatMax)
 		if err != nil {
 			return err
 		}
 		o.Repeat = v
 	} else {
 		switch o.branch {
-		case "strokes":
+		case BrowserPressKeyBranchStrokes:
 			o.Repeat = KeyRepeatDefault
 		}
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "target",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "target")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTarget, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTarget, p); err != nil {
 			return err
 		}
 		o.Target = v
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "modifiers",
-			parent: p,
-		}
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "modifiers")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, 0, -1, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, 0, -1, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
 				switch v {
-				case "Alt", "Control", "Meta", "Shift":
+				case BrowserPressKeyModifiersAlt, BrowserPressKeyModifiersControl, BrowserPressKeyModifiersMeta, BrowserPressKeyModifiersShift:
 				default:
-					return enumError(p, "Alt, Control, Meta, Shift")
+					return support.EnumError(p, "Alt, Control, Meta, Shift")
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -211,28 +192,20 @@ func (o *BrowserPressKeyArgs) decode(d []byte, p *path, step bool, extra string)
 		}
 		o.Modifiers = items
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[6]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "timeout_ms",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, TimeoutMsMin, TimeoutMsMax)
+	if r := raw[6]; r.Set() {
+		p := support.Key(p, "timeout_ms")
+		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
 			return err
 		}
@@ -240,28 +213,24 @@ func (o *BrowserPressKeyArgs) decode(d []byte, p *path, step bool, extra string)
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[7]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[7]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -271,30 +240,26 @@ func (o *BrowserPressKeyArgs) decode(d []byte, p *path, step bool, extra string)
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[8]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[8]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -331,7 +296,7 @@ func (o *BrowserPressKeyArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserPressKeyArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -348,17 +313,18 @@ func (o *BrowserPressKeyArgs) SetTab(tab string) {
 
 // BrowserPressKeyFacts are the canonical facts of a browser_press_key result.
 type BrowserPressKeyFacts struct {
-	Tab        string   `json:"tab"`                   // Tab.
-	Key        string   `json:"key"`                   // Key or keys pressed.
-	Pressed    int      `json:"pressed"`               // Key presses dispatched.
-	Landing    *Landing `json:"landing,omitempty"`     // Committed navigation this call caused.
-	OpenedTabs []string `json:"opened_tabs,omitempty"` // Tabs this call opened, now controlled.
+	Tab        string     `json:"tab"`                   // Tab.
+	Key        string     `json:"key"`                   // Key or keys pressed.
+	Pressed    int        `json:"pressed"`               // Key presses dispatched.
+	Landing    *Landing   `json:"landing,omitempty"`     // Committed navigation this call caused.
+	OpenedTabs []string   `json:"opened_tabs,omitempty"` // Tabs this call opened, now controlled.
+	DialogType DialogType `json:"dialog_type,omitempty"` // Dialog the page opened during the call; it now blocks the page (browser_dialog answers it).
 }
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserPressKeyFacts) normalize() {}
-func invokeBrowserPressKey(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserPressKey(ctx, a.(*BrowserPressKeyArgs))
+func invokeBrowserPressKey(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserPressKey(ctx, a.(*BrowserPressKeyArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -377,21 +343,30 @@ var toolBrowserPressKey = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserPressKey(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserPressKeyArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserPressKeyArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserPressKey,
 	Invoke:     invokeBrowserPressKey,
+	MinCaps:    []Caps{CapAction},
 	Name:       "browser_press_key",
 	Title:      "Press key",
 }
+
+// Values of BrowserPressKeyModifiers.
+const (
+	BrowserPressKeyModifiersAlt     = "Alt"
+	BrowserPressKeyModifiersControl = "Control"
+	BrowserPressKeyModifiersMeta    = "Meta"
+	BrowserPressKeyModifiersShift   = "Shift"
+)

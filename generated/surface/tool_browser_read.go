@@ -5,20 +5,21 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserReadArgs are the decoded arguments of browser_read.
 type BrowserReadArgs struct {
-	Target               string   `json:"target,omitempty"`                // Read this only.
-	Mode                 string   `json:"mode"`                            // Text source.
-	MaxChars             int      `json:"max_chars"`                       // Max characters.
-	Tab                  string   `json:"tab,omitempty"`                   // Tab.
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Target               string       `json:"target,omitempty"`                // Read this only.
+	Mode                 string       `json:"mode"`                            // Text source.
+	MaxChars             int          `json:"max_chars"`                       // Max characters.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
-// Values of BrowserRead's enums.
+// Values of BrowserReadMode.
 const (
 	BrowserReadModeArticle = "article"
 	BrowserReadModeVisible = "visible"
@@ -30,70 +31,58 @@ var browserReadKeys = []string{"target", "mode", "max_chars", "tab", "restrict_h
 func DecodeBrowserRead(d []byte) (*BrowserReadArgs, *DecodeError) {
 	o := new(BrowserReadArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserReadArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [6]span
-	if err := members(d, p, browserReadKeys, raw[:], extra); err != nil {
+func (o *BrowserReadArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [6]support.Span
+	if err := support.Members(d, p, browserReadKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[3].set() {
-			return stepForbidden(p, "tab")
+		if raw[3].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[4].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[4].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[5].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[5].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "target",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "target")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTarget, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTarget, p); err != nil {
 			return err
 		}
 		o.Target = v
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "mode",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "mode")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "article", "visible":
+		case BrowserReadModeArticle, BrowserReadModeVisible:
 		default:
-			return enumError(p, "article, visible")
+			return support.EnumError(p, "article, visible")
 		}
 		o.Mode = v
 	} else {
-		o.Mode = "article"
+		o.Mode = BrowserReadModeArticle
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "max_chars",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ReadCharsMin, ReadCharsMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "max_chars")
+		v, err := support.DecInt(d[r.Start:r.End], p, ReadCharsMin, ReadCharsMax)
 		if err != nil {
 			return err
 		}
@@ -101,43 +90,35 @@ func (o *BrowserReadArgs) decode(d []byte, p *path, step bool, extra string) *De
 	} else {
 		o.MaxChars = ReadCharsDefault
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -147,30 +128,26 @@ func (o *BrowserReadArgs) decode(d []byte, p *path, step bool, extra string) *De
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -185,7 +162,7 @@ func (o *BrowserReadArgs) decode(d []byte, p *path, step bool, extra string) *De
 
 // setDefaults fills every default that does not depend on a branch.
 func (o *BrowserReadArgs) setDefaults() {
-	o.Mode = "article"
+	o.Mode = BrowserReadModeArticle
 	o.MaxChars = ReadCharsDefault
 }
 
@@ -208,7 +185,7 @@ func (o *BrowserReadArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserReadArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -236,8 +213,8 @@ type BrowserReadFacts struct {
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserReadFacts) normalize() {}
-func invokeBrowserRead(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserRead(ctx, a.(*BrowserReadArgs))
+func invokeBrowserRead(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserRead(ctx, a.(*BrowserReadArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -256,21 +233,22 @@ var toolBrowserRead = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserRead(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserReadArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserReadArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserRead,
 	Invoke:     invokeBrowserRead,
+	MinCaps:    []Caps{CapRead},
 	Name:       "browser_read",
 	Title:      "Read",
 }

@@ -5,17 +5,18 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserRecordArgs are the decoded arguments of browser_record.
 type BrowserRecordArgs struct {
-	Action               string   `json:"action"`                          // What to do.
-	Recording            string   `json:"recording,omitempty"`             // Recording handle.
-	Target               string   `json:"target,omitempty"`                // File input; save only.
-	Download             bool     `json:"download,omitempty"`              // Download; save only.
-	Tab                  string   `json:"tab,omitempty"`                   // Tab.
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Action               string       `json:"action"`                          // What to do.
+	Recording            string       `json:"recording,omitempty"`             // Recording handle.
+	Target               string       `json:"target,omitempty"`                // File input; save only.
+	Download             bool         `json:"download,omitempty"`              // Download; save only.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -28,7 +29,7 @@ const (
 	BrowserRecordBranchDiscard = "discard" // Erase it.
 )
 
-// Values of BrowserRecord's enums.
+// Values of BrowserRecordAction.
 const (
 	BrowserRecordActionStart   = "start"
 	BrowserRecordActionStatus  = "status"
@@ -43,167 +44,143 @@ var browserRecordKeys = []string{"action", "recording", "target", "download", "t
 func DecodeBrowserRecord(d []byte) (*BrowserRecordArgs, *DecodeError) {
 	o := new(BrowserRecordArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserRecordArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [7]span
-	if err := members(d, p, browserRecordKeys, raw[:], extra); err != nil {
+func (o *BrowserRecordArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [7]support.Span
+	if err := support.Members(d, p, browserRecordKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[4].set() {
-			return stepForbidden(p, "tab")
+		if raw[4].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[5].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[5].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[6].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[6].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if !raw[0].set() {
-		return required(p, "action")
+	if !raw[0].Set() {
+		return support.Required(p, "action")
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "action",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "action")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "start", "status", "stop", "save", "discard":
+		case BrowserRecordActionStart, BrowserRecordActionStatus, BrowserRecordActionStop, BrowserRecordActionSave, BrowserRecordActionDiscard:
 		default:
-			return enumError(p, "start, status, stop, save, discard")
+			return support.EnumError(p, "start, status, stop, save, discard")
 		}
 		o.Action = v
 	}
 	switch o.Action {
-	case "start":
-		o.branch = "start"
-		if raw[1].set() {
-			return branchForbidden(p, "recording", "action start")
+	case BrowserRecordActionStart:
+		o.branch = BrowserRecordBranchStart
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "recording", "action start")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "target", "action start")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "target", "action start")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "download", "action start")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "download", "action start")
 		}
-	case "status":
-		o.branch = "status"
-		if raw[2].set() {
-			return branchForbidden(p, "target", "action status")
+	case BrowserRecordActionStatus:
+		o.branch = BrowserRecordBranchStatus
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "target", "action status")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "download", "action status")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "download", "action status")
 		}
-	case "stop":
-		o.branch = "stop"
-		if raw[2].set() {
-			return branchForbidden(p, "target", "action stop")
+	case BrowserRecordActionStop:
+		o.branch = BrowserRecordBranchStop
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "target", "action stop")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "download", "action stop")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "download", "action stop")
 		}
-	case "save":
-		o.branch = "save"
-	case "discard":
-		o.branch = "discard"
-		if raw[2].set() {
-			return branchForbidden(p, "target", "action discard")
+	case BrowserRecordActionSave:
+		o.branch = BrowserRecordBranchSave
+	case BrowserRecordActionDiscard:
+		o.branch = BrowserRecordBranchDiscard
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "target", "action discard")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "download", "action discard")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "download", "action discard")
 		}
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "recording",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "recording")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixRecording, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixRecording, p); err != nil {
 			return err
 		}
 		o.Recording = v
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "target",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "target")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTarget, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTarget, p); err != nil {
 			return err
 		}
 		o.Target = v
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "download",
-			parent: p,
-		}
-		v, err := decTrue(d[r.start:r.end], p)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "download")
+		v, err := support.DecTrue(d[r.Start:r.End], p)
 		if err != nil {
 			return err
 		}
 		o.Download = v
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -213,30 +190,26 @@ func (o *BrowserRecordArgs) decode(d []byte, p *path, step bool, extra string) *
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[6]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[6]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -246,8 +219,8 @@ func (o *BrowserRecordArgs) decode(d []byte, p *path, step bool, extra string) *
 		}
 		o.RestrictCapabilities = items
 	}
-	if raw[2].set() && raw[3].set() {
-		return conflictError(p, "target", "download", "one replay goes to one place")
+	if raw[2].Set() && raw[3].Set() {
+		return support.ConflictError(p, "target", "download", "one replay goes to one place")
 	}
 	return nil
 }
@@ -269,9 +242,9 @@ func (o *BrowserRecordArgs) Branch() string {
 func (o *BrowserRecordArgs) Needs() Needs {
 	n := Needs{Caps: 0}
 	switch o.branch {
-	case "start":
+	case BrowserRecordBranchStart:
 		n.Caps = CapRead
-	case "save":
+	case BrowserRecordBranchSave:
 		n.Caps = CapRead
 		if o.Target != "" {
 			n.Caps = CapWrite
@@ -283,7 +256,7 @@ func (o *BrowserRecordArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserRecordArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -317,8 +290,8 @@ type BrowserRecordFacts struct {
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserRecordFacts) normalize() {}
-func invokeBrowserRecord(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserRecord(ctx, a.(*BrowserRecordArgs))
+func invokeBrowserRecord(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserRecord(ctx, a.(*BrowserRecordArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -337,21 +310,22 @@ var toolBrowserRecord = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserRecord(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserRecordArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserRecordArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserRecord,
 	Invoke:     invokeBrowserRecord,
+	MinCaps:    []Caps{CapRead, 0, CapWrite},
 	Name:       "browser_record",
 	Title:      "Record",
 }

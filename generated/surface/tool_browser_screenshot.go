@@ -5,21 +5,22 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserScreenshotArgs are the decoded arguments of browser_screenshot.
 type BrowserScreenshotArgs struct {
-	FullPage             bool     `json:"full_page,omitempty"`             // Whole page.
-	Target               string   `json:"target,omitempty"`                // Target.
-	View                 string   `json:"view,omitempty"`                  // Source view.
-	X                    *int     `json:"x,omitempty"`                     // Region left px.
-	Y                    *int     `json:"y,omitempty"`                     // Region top px.
-	Width                *int     `json:"width,omitempty"`                 // Width px.
-	Height               *int     `json:"height,omitempty"`                // Height px.
-	Tab                  string   `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int      `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	FullPage             bool         `json:"full_page,omitempty"`             // Whole page.
+	Target               string       `json:"target,omitempty"`                // Target.
+	View                 string       `json:"view,omitempty"`                  // Source view.
+	X                    *int         `json:"x,omitempty"`                     // Region left px.
+	Y                    *int         `json:"y,omitempty"`                     // Region top px.
+	Width                *int         `json:"width,omitempty"`                 // Width px.
+	Height               *int         `json:"height,omitempty"`                // Height px.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -37,283 +38,247 @@ var browserScreenshotKeys = []string{"full_page", "target", "view", "x", "y", "w
 func DecodeBrowserScreenshot(d []byte) (*BrowserScreenshotArgs, *DecodeError) {
 	o := new(BrowserScreenshotArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserScreenshotArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [11]span
-	if err := members(d, p, browserScreenshotKeys, raw[:], extra); err != nil {
+func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [11]support.Span
+	if err := support.Members(d, p, browserScreenshotKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[7].set() {
-			return stepForbidden(p, "tab")
+		if raw[7].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[9].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[9].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[10].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[10].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
 	var sel, selKey string
 	{
 		key := ""
-		if raw[0].set() {
+		if raw[0].Set() {
 			key = "full_page"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of full_page, target, view")
+				return support.ConflictError(p, selKey, key, "choose one of full_page, target, view")
 			}
-			sel, selKey = "full_page", key
+			sel, selKey = BrowserScreenshotBranchFullPage, key
 		}
 	}
 	{
 		key := ""
-		if raw[1].set() {
+		if raw[1].Set() {
 			key = "target"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of full_page, target, view")
+				return support.ConflictError(p, selKey, key, "choose one of full_page, target, view")
 			}
-			sel, selKey = "target", key
+			sel, selKey = BrowserScreenshotBranchTarget, key
 		}
 	}
 	{
 		key := ""
-		if raw[2].set() {
+		if raw[2].Set() {
 			key = "view"
-		} else if raw[3].set() {
+		} else if raw[3].Set() {
 			key = "x"
-		} else if raw[4].set() {
+		} else if raw[4].Set() {
 			key = "y"
-		} else if raw[5].set() {
+		} else if raw[5].Set() {
 			key = "width"
-		} else if raw[6].set() {
+		} else if raw[6].Set() {
 			key = "height"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of full_page, target, view")
+				return support.ConflictError(p, selKey, key, "choose one of full_page, target, view")
 			}
-			sel, selKey = "region", key
+			sel, selKey = BrowserScreenshotBranchRegion, key
 		}
 	}
 	if sel == "" {
-		sel = "viewport"
+		sel = BrowserScreenshotBranchViewport
 	}
 	switch sel {
-	case "viewport":
-		o.branch = "viewport"
-		if raw[0].set() {
-			return branchForbidden(p, "full_page", "viewport")
+	case BrowserScreenshotBranchViewport:
+		o.branch = BrowserScreenshotBranchViewport
+		if raw[0].Set() {
+			return support.BranchForbidden(p, "full_page", "viewport")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "target", "viewport")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "target", "viewport")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "view", "viewport")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "view", "viewport")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "x", "viewport")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "x", "viewport")
 		}
-		if raw[4].set() {
-			return branchForbidden(p, "y", "viewport")
+		if raw[4].Set() {
+			return support.BranchForbidden(p, "y", "viewport")
 		}
-		if raw[5].set() {
-			return branchForbidden(p, "width", "viewport")
+		if raw[5].Set() {
+			return support.BranchForbidden(p, "width", "viewport")
 		}
-		if raw[6].set() {
-			return branchForbidden(p, "height", "viewport")
+		if raw[6].Set() {
+			return support.BranchForbidden(p, "height", "viewport")
 		}
-	case "full_page":
-		o.branch = "full_page"
-		if !raw[0].set() {
-			return branchRequired(p, "full_page", "full_page")
+	case BrowserScreenshotBranchFullPage:
+		o.branch = BrowserScreenshotBranchFullPage
+		if !raw[0].Set() {
+			return support.BranchRequired(p, "full_page", "full_page")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "target", "full_page")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "target", "full_page")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "view", "full_page")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "view", "full_page")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "x", "full_page")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "x", "full_page")
 		}
-		if raw[4].set() {
-			return branchForbidden(p, "y", "full_page")
+		if raw[4].Set() {
+			return support.BranchForbidden(p, "y", "full_page")
 		}
-		if raw[5].set() {
-			return branchForbidden(p, "width", "full_page")
+		if raw[5].Set() {
+			return support.BranchForbidden(p, "width", "full_page")
 		}
-		if raw[6].set() {
-			return branchForbidden(p, "height", "full_page")
+		if raw[6].Set() {
+			return support.BranchForbidden(p, "height", "full_page")
 		}
-	case "target":
-		o.branch = "target"
-		if !raw[1].set() {
-			return branchRequired(p, "target", "target")
+	case BrowserScreenshotBranchTarget:
+		o.branch = BrowserScreenshotBranchTarget
+		if !raw[1].Set() {
+			return support.BranchRequired(p, "target", "target")
 		}
-		if raw[0].set() {
-			return branchForbidden(p, "full_page", "target")
+		if raw[0].Set() {
+			return support.BranchForbidden(p, "full_page", "target")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "view", "target")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "view", "target")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "x", "target")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "x", "target")
 		}
-		if raw[4].set() {
-			return branchForbidden(p, "y", "target")
+		if raw[4].Set() {
+			return support.BranchForbidden(p, "y", "target")
 		}
-		if raw[5].set() {
-			return branchForbidden(p, "width", "target")
+		if raw[5].Set() {
+			return support.BranchForbidden(p, "width", "target")
 		}
-		if raw[6].set() {
-			return branchForbidden(p, "height", "target")
+		if raw[6].Set() {
+			return support.BranchForbidden(p, "height", "target")
 		}
-	case "region":
-		o.branch = "region"
-		if !raw[2].set() {
-			return branchRequired(p, "view", "region")
+	case BrowserScreenshotBranchRegion:
+		o.branch = BrowserScreenshotBranchRegion
+		if !raw[2].Set() {
+			return support.BranchRequired(p, "view", "region")
 		}
-		if !raw[3].set() {
-			return branchRequired(p, "x", "region")
+		if !raw[3].Set() {
+			return support.BranchRequired(p, "x", "region")
 		}
-		if !raw[4].set() {
-			return branchRequired(p, "y", "region")
+		if !raw[4].Set() {
+			return support.BranchRequired(p, "y", "region")
 		}
-		if !raw[5].set() {
-			return branchRequired(p, "width", "region")
+		if !raw[5].Set() {
+			return support.BranchRequired(p, "width", "region")
 		}
-		if !raw[6].set() {
-			return branchRequired(p, "height", "region")
+		if !raw[6].Set() {
+			return support.BranchRequired(p, "height", "region")
 		}
-		if raw[0].set() {
-			return branchForbidden(p, "full_page", "region")
+		if raw[0].Set() {
+			return support.BranchForbidden(p, "full_page", "region")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "target", "region")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "target", "region")
 		}
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "full_page",
-			parent: p,
-		}
-		v, err := decTrue(d[r.start:r.end], p)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "full_page")
+		v, err := support.DecTrue(d[r.Start:r.End], p)
 		if err != nil {
 			return err
 		}
 		o.FullPage = v
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "target",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "target")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTarget, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTarget, p); err != nil {
 			return err
 		}
 		o.Target = v
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "view",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "view")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixView, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixView, p); err != nil {
 			return err
 		}
 		o.View = v
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "x",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ImageCoordinateMin, ImageCoordinateMax)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "x")
+		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
 			return err
 		}
 		o.X = &v
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "y",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ImageCoordinateMin, ImageCoordinateMax)
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "y")
+		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
 			return err
 		}
 		o.Y = &v
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "width",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, RegionSizeMin, RegionSizeMax)
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "width")
+		v, err := support.DecInt(d[r.Start:r.End], p, RegionSizeMin, RegionSizeMax)
 		if err != nil {
 			return err
 		}
 		o.Width = &v
 	}
-	if r := raw[6]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "height",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, RegionSizeMin, RegionSizeMax)
+	if r := raw[6]; r.Set() {
+		p := support.Key(p, "height")
+		v, err := support.DecInt(d[r.Start:r.End], p, RegionSizeMin, RegionSizeMax)
 		if err != nil {
 			return err
 		}
 		o.Height = &v
 	}
-	if r := raw[7]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[7]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[8]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "timeout_ms",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, TimeoutMsMin, TimeoutMsMax)
+	if r := raw[8]; r.Set() {
+		p := support.Key(p, "timeout_ms")
+		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
 			return err
 		}
@@ -321,28 +286,24 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *path, step bool, extra strin
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[9]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[9]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -352,30 +313,26 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *path, step bool, extra strin
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[10]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[10]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -412,7 +369,7 @@ func (o *BrowserScreenshotArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserScreenshotArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -439,8 +396,8 @@ type BrowserScreenshotFacts struct {
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserScreenshotFacts) normalize() {}
-func invokeBrowserScreenshot(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserScreenshot(ctx, a.(*BrowserScreenshotArgs))
+func invokeBrowserScreenshot(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserScreenshot(ctx, a.(*BrowserScreenshotArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -459,21 +416,22 @@ var toolBrowserScreenshot = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserScreenshot(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserScreenshotArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserScreenshotArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserScreenshot,
 	Invoke:     invokeBrowserScreenshot,
+	MinCaps:    []Caps{CapRead},
 	Name:       "browser_screenshot",
 	Title:      "Screenshot",
 }

@@ -5,21 +5,22 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserScrollArgs are the decoded arguments of browser_scroll.
 type BrowserScrollArgs struct {
-	Target               string   `json:"target,omitempty"`                // Reveal this.
-	Direction            string   `json:"direction,omitempty"`             // Direction.
-	Amount               string   `json:"amount,omitempty"`                // How far.
-	View                 string   `json:"view,omitempty"`                  // View.
-	X                    *int     `json:"x,omitempty"`                     // px.
-	Y                    *int     `json:"y,omitempty"`                     // px.
-	Ticks                *int     `json:"ticks,omitempty"`                 // Wheel ticks.
-	Tab                  string   `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int      `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Target               string       `json:"target,omitempty"`                // Reveal this.
+	Direction            string       `json:"direction,omitempty"`             // Direction.
+	Amount               string       `json:"amount,omitempty"`                // How far.
+	View                 string       `json:"view,omitempty"`                  // View.
+	X                    *int         `json:"x,omitempty"`                     // px.
+	Y                    *int         `json:"y,omitempty"`                     // px.
+	Ticks                *int         `json:"ticks,omitempty"`                 // Wheel ticks.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -30,16 +31,20 @@ const (
 	BrowserScrollBranchWheel  = "wheel"  // Wheel at a view point.
 )
 
-// Values of BrowserScroll's enums.
+// Values of BrowserScrollDirection.
 const (
 	BrowserScrollDirectionUp    = "up"
 	BrowserScrollDirectionDown  = "down"
 	BrowserScrollDirectionLeft  = "left"
 	BrowserScrollDirectionRight = "right"
-	BrowserScrollAmountSmall    = "small"
-	BrowserScrollAmountMedium   = "medium"
-	BrowserScrollAmountLarge    = "large"
-	BrowserScrollAmountPage     = "page"
+)
+
+// Values of BrowserScrollAmount.
+const (
+	BrowserScrollAmountSmall  = "small"
+	BrowserScrollAmountMedium = "medium"
+	BrowserScrollAmountLarge  = "large"
+	BrowserScrollAmountPage   = "page"
 )
 
 var browserScrollKeys = []string{"target", "direction", "amount", "view", "x", "y", "ticks", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
@@ -48,276 +53,236 @@ var browserScrollKeys = []string{"target", "direction", "amount", "view", "x", "
 func DecodeBrowserScroll(d []byte) (*BrowserScrollArgs, *DecodeError) {
 	o := new(BrowserScrollArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserScrollArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [11]span
-	if err := members(d, p, browserScrollKeys, raw[:], extra); err != nil {
+func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [11]support.Span
+	if err := support.Members(d, p, browserScrollKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[7].set() {
-			return stepForbidden(p, "tab")
+		if raw[7].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[9].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[9].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[10].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[10].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
 	var sel, selKey string
 	{
 		key := ""
-		if raw[0].set() {
+		if raw[0].Set() {
 			key = "target"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of target, view")
+				return support.ConflictError(p, selKey, key, "choose one of target, view")
 			}
-			sel, selKey = "reveal", key
+			sel, selKey = BrowserScrollBranchReveal, key
 		}
 	}
 	{
 		key := ""
-		if raw[3].set() {
+		if raw[3].Set() {
 			key = "view"
-		} else if raw[4].set() {
+		} else if raw[4].Set() {
 			key = "x"
-		} else if raw[5].set() {
+		} else if raw[5].Set() {
 			key = "y"
-		} else if raw[6].set() {
+		} else if raw[6].Set() {
 			key = "ticks"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of target, view")
+				return support.ConflictError(p, selKey, key, "choose one of target, view")
 			}
-			sel, selKey = "wheel", key
+			sel, selKey = BrowserScrollBranchWheel, key
 		}
 	}
 	if sel == "" {
-		sel = "amount"
+		sel = BrowserScrollBranchAmount
 	}
 	switch sel {
-	case "reveal":
-		o.branch = "reveal"
-		if !raw[0].set() {
-			return branchRequired(p, "target", "reveal")
+	case BrowserScrollBranchReveal:
+		o.branch = BrowserScrollBranchReveal
+		if !raw[0].Set() {
+			return support.BranchRequired(p, "target", "reveal")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "direction", "reveal")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "direction", "reveal")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "amount", "reveal")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "amount", "reveal")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "view", "reveal")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "view", "reveal")
 		}
-		if raw[4].set() {
-			return branchForbidden(p, "x", "reveal")
+		if raw[4].Set() {
+			return support.BranchForbidden(p, "x", "reveal")
 		}
-		if raw[5].set() {
-			return branchForbidden(p, "y", "reveal")
+		if raw[5].Set() {
+			return support.BranchForbidden(p, "y", "reveal")
 		}
-		if raw[6].set() {
-			return branchForbidden(p, "ticks", "reveal")
+		if raw[6].Set() {
+			return support.BranchForbidden(p, "ticks", "reveal")
 		}
-	case "amount":
-		o.branch = "amount"
-		if raw[0].set() {
-			return branchForbidden(p, "target", "amount")
+	case BrowserScrollBranchAmount:
+		o.branch = BrowserScrollBranchAmount
+		if raw[0].Set() {
+			return support.BranchForbidden(p, "target", "amount")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "view", "amount")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "view", "amount")
 		}
-		if raw[4].set() {
-			return branchForbidden(p, "x", "amount")
+		if raw[4].Set() {
+			return support.BranchForbidden(p, "x", "amount")
 		}
-		if raw[5].set() {
-			return branchForbidden(p, "y", "amount")
+		if raw[5].Set() {
+			return support.BranchForbidden(p, "y", "amount")
 		}
-		if raw[6].set() {
-			return branchForbidden(p, "ticks", "amount")
+		if raw[6].Set() {
+			return support.BranchForbidden(p, "ticks", "amount")
 		}
-	case "wheel":
-		o.branch = "wheel"
-		if !raw[3].set() {
-			return branchRequired(p, "view", "wheel")
+	case BrowserScrollBranchWheel:
+		o.branch = BrowserScrollBranchWheel
+		if !raw[3].Set() {
+			return support.BranchRequired(p, "view", "wheel")
 		}
-		if !raw[4].set() {
-			return branchRequired(p, "x", "wheel")
+		if !raw[4].Set() {
+			return support.BranchRequired(p, "x", "wheel")
 		}
-		if !raw[5].set() {
-			return branchRequired(p, "y", "wheel")
+		if !raw[5].Set() {
+			return support.BranchRequired(p, "y", "wheel")
 		}
-		if !raw[6].set() {
-			return branchRequired(p, "ticks", "wheel")
+		if !raw[6].Set() {
+			return support.BranchRequired(p, "ticks", "wheel")
 		}
-		if raw[0].set() {
-			return branchForbidden(p, "target", "wheel")
+		if raw[0].Set() {
+			return support.BranchForbidden(p, "target", "wheel")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "amount", "wheel")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "amount", "wheel")
 		}
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "target",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "target")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTarget, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTarget, p); err != nil {
 			return err
 		}
 		o.Target = v
 	}
-	if r := raw[1]; r.set() {
+	if r := raw[1]; r.Set() {
 		switch o.branch {
-		case "wheel":
-			p := &path{
-				index:  -1,
-				key:    "direction",
-				parent: p,
-			}
-			v, err := decString(d[r.start:r.end], p, 0, -1)
+		case BrowserScrollBranchWheel:
+			p := support.Key(p, "direction")
+			v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 			if err != nil {
 				return err
 			}
 			switch v {
-			case "up", "down":
+			case BrowserScrollWheelDirectionUp, BrowserScrollWheelDirectionDown:
 			default:
-				return enumError(p, "up, down")
+				return support.EnumError(p, "up, down")
 			}
 			o.Direction = v
 		default:
-			p := &path{
-				index:  -1,
-				key:    "direction",
-				parent: p,
-			}
-			v, err := decString(d[r.start:r.end], p, 0, -1)
+			p := support.Key(p, "direction")
+			v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 			if err != nil {
 				return err
 			}
 			switch v {
-			case "up", "down", "left", "right":
+			case BrowserScrollDirectionUp, BrowserScrollDirectionDown, BrowserScrollDirectionLeft, BrowserScrollDirectionRight:
 			default:
-				return enumError(p, "up, down, left, right")
+				return support.EnumError(p, "up, down, left, right")
 			}
 			o.Direction = v
 		}
 	} else {
 		switch o.branch {
-		case "amount", "wheel":
-			o.Direction = "down"
+		case BrowserScrollBranchAmount, BrowserScrollBranchWheel:
+			o.Direction = BrowserScrollDirectionDown
 		}
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "amount",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "amount")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "small", "medium", "large", "page":
+		case BrowserScrollAmountSmall, BrowserScrollAmountMedium, BrowserScrollAmountLarge, BrowserScrollAmountPage:
 		default:
-			return enumError(p, "small, medium, large, page")
+			return support.EnumError(p, "small, medium, large, page")
 		}
 		o.Amount = v
 	} else {
 		switch o.branch {
-		case "amount":
-			o.Amount = "medium"
+		case BrowserScrollBranchAmount:
+			o.Amount = BrowserScrollAmountMedium
 		}
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "view",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "view")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixView, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixView, p); err != nil {
 			return err
 		}
 		o.View = v
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "x",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ImageCoordinateMin, ImageCoordinateMax)
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "x")
+		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
 			return err
 		}
 		o.X = &v
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "y",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ImageCoordinateMin, ImageCoordinateMax)
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "y")
+		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
 			return err
 		}
 		o.Y = &v
 	}
-	if r := raw[6]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "ticks",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, WheelTicksMin, WheelTicksMax)
+	if r := raw[6]; r.Set() {
+		p := support.Key(p, "ticks")
+		v, err := support.DecInt(d[r.Start:r.End], p, WheelTicksMin, WheelTicksMax)
 		if err != nil {
 			return err
 		}
 		o.Ticks = &v
 	}
-	if r := raw[7]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[7]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[8]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "timeout_ms",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, TimeoutMsMin, TimeoutMsMax)
+	if r := raw[8]; r.Set() {
+		p := support.Key(p, "timeout_ms")
+		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
 			return err
 		}
@@ -325,28 +290,24 @@ func (o *BrowserScrollArgs) decode(d []byte, p *path, step bool, extra string) *
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[9]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[9]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -356,30 +317,26 @@ func (o *BrowserScrollArgs) decode(d []byte, p *path, step bool, extra string) *
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[10]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[10]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -416,7 +373,7 @@ func (o *BrowserScrollArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserScrollArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -433,17 +390,18 @@ func (o *BrowserScrollArgs) SetTab(tab string) {
 
 // BrowserScrollFacts are the canonical facts of a browser_scroll result.
 type BrowserScrollFacts struct {
-	Tab      string `json:"tab"`              // Tab.
-	Target   string `json:"target,omitempty"` // Target revealed.
-	Scrolled bool   `json:"scrolled"`         // Offsets changed.
-	ScrollX  int    `json:"scroll_x"`         // Horizontal offset px.
-	ScrollY  int    `json:"scroll_y"`         // Vertical offset px.
+	Tab        string     `json:"tab"`                   // Tab.
+	Target     string     `json:"target,omitempty"`      // Target revealed.
+	Scrolled   bool       `json:"scrolled"`              // Offsets changed.
+	ScrollX    int        `json:"scroll_x"`              // Horizontal offset px.
+	ScrollY    int        `json:"scroll_y"`              // Vertical offset px.
+	DialogType DialogType `json:"dialog_type,omitempty"` // Dialog the page opened during the call; it now blocks the page (browser_dialog answers it).
 }
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserScrollFacts) normalize() {}
-func invokeBrowserScroll(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserScroll(ctx, a.(*BrowserScrollArgs))
+func invokeBrowserScroll(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserScroll(ctx, a.(*BrowserScrollArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -462,21 +420,28 @@ var toolBrowserScroll = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserScroll(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserScrollArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserScrollArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserScroll,
 	Invoke:     invokeBrowserScroll,
+	MinCaps:    []Caps{CapRead},
 	Name:       "browser_scroll",
 	Title:      "Scroll",
 }
+
+// Values of BrowserScrollWheelDirection.
+const (
+	BrowserScrollWheelDirectionUp   = "up"
+	BrowserScrollWheelDirectionDown = "down"
+)

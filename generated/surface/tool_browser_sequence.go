@@ -5,6 +5,7 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserSequenceArgs are the decoded arguments of browser_sequence.
@@ -13,7 +14,7 @@ type BrowserSequenceArgs struct {
 	Tab                  string          `json:"tab,omitempty"`                   // Tab.
 	TimeoutMs            int             `json:"timeout_ms"`                      // Timeout ms.
 	RestrictHosts        []string        `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string        `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	RestrictCapabilities []Capability    `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -23,40 +24,36 @@ var browserSequenceKeys = []string{"steps", "tab", "timeout_ms", "restrict_hosts
 func DecodeBrowserSequence(d []byte) (*BrowserSequenceArgs, *DecodeError) {
 	o := new(BrowserSequenceArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserSequenceArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [5]span
-	if err := members(d, p, browserSequenceKeys, raw[:], extra); err != nil {
+func (o *BrowserSequenceArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [5]support.Span
+	if err := support.Members(d, p, browserSequenceKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[1].set() {
-			return stepForbidden(p, "tab")
+		if raw[1].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[3].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[3].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[4].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[4].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if !raw[0].set() {
-		return required(p, "steps")
+	if !raw[0].Set() {
+		return support.Required(p, "steps")
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "steps",
-			parent: p,
-		}
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "steps")
 		var items []*SequenceStep
-		if err := decArray(d[r.start:r.end], p, SequenceStepsMin, SequenceStepsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, SequenceStepsMin, SequenceStepsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item *SequenceStep
 			{
 				v := new(SequenceStep)
@@ -72,28 +69,20 @@ func (o *BrowserSequenceArgs) decode(d []byte, p *path, step bool, extra string)
 		}
 		o.Steps = items
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "timeout_ms",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, TimeoutMsMin, TimeoutMsMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "timeout_ms")
+		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
 			return err
 		}
@@ -101,28 +90,24 @@ func (o *BrowserSequenceArgs) decode(d []byte, p *path, step bool, extra string)
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -132,30 +117,26 @@ func (o *BrowserSequenceArgs) decode(d []byte, p *path, step bool, extra string)
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -192,7 +173,7 @@ func (o *BrowserSequenceArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserSequenceArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -221,8 +202,8 @@ func (f *BrowserSequenceFacts) normalize() {
 		f.Steps = []*StepRow{}
 	}
 }
-func invokeBrowserSequence(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserSequence(ctx, a.(*BrowserSequenceArgs))
+func invokeBrowserSequence(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserSequence(ctx, a.(*BrowserSequenceArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -241,21 +222,22 @@ var toolBrowserSequence = &Tool{
 	},
 	Composite: true,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserSequence(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserSequenceArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserSequenceArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserSequence,
 	Invoke:     invokeBrowserSequence,
+	MinCaps:    []Caps{0},
 	Name:       "browser_sequence",
 	Title:      "Sequence",
 }

@@ -5,14 +5,15 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserTabsArgs are the decoded arguments of browser_tabs.
 type BrowserTabsArgs struct {
-	Action               string   `json:"action"`                          // list, focus or close.
-	Tab                  string   `json:"tab,omitempty"`                   // Tab handle.
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Action               string       `json:"action"`                          // list, focus or close.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab handle.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -23,7 +24,7 @@ const (
 	BrowserTabsBranchClose = "close" // Closes an exact tab.
 )
 
-// Values of BrowserTabs's enums.
+// Values of BrowserTabsAction.
 const (
 	BrowserTabsActionList  = "list"
 	BrowserTabsActionFocus = "focus"
@@ -36,103 +37,91 @@ var browserTabsKeys = []string{"action", "tab", "restrict_hosts", "restrict_capa
 func DecodeBrowserTabs(d []byte) (*BrowserTabsArgs, *DecodeError) {
 	o := new(BrowserTabsArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserTabsArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [4]span
-	if err := members(d, p, browserTabsKeys, raw[:], extra); err != nil {
+func (o *BrowserTabsArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [4]support.Span
+	if err := support.Members(d, p, browserTabsKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[1].set() {
-			return stepForbidden(p, "tab")
+		if raw[1].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[2].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[2].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[3].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[3].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if !raw[0].set() {
-		return required(p, "action")
+	if !raw[0].Set() {
+		return support.Required(p, "action")
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "action",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "action")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "list", "focus", "close":
+		case BrowserTabsActionList, BrowserTabsActionFocus, BrowserTabsActionClose:
 		default:
-			return enumError(p, "list, focus, close")
+			return support.EnumError(p, "list, focus, close")
 		}
 		o.Action = v
 	}
 	switch o.Action {
-	case "list":
-		o.branch = "list"
-		if raw[1].set() {
-			return branchForbidden(p, "tab", "action list")
+	case BrowserTabsActionList:
+		o.branch = BrowserTabsBranchList
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "tab", "action list")
 		}
-	case "focus":
-		o.branch = "focus"
-		if !raw[1].set() {
-			return branchRequired(p, "tab", "action focus")
+	case BrowserTabsActionFocus:
+		o.branch = BrowserTabsBranchFocus
+		if !raw[1].Set() {
+			return support.BranchRequired(p, "tab", "action focus")
 		}
-	case "close":
-		o.branch = "close"
-		if !raw[1].set() {
-			return branchRequired(p, "tab", "action close")
+	case BrowserTabsActionClose:
+		o.branch = BrowserTabsBranchClose
+		if !raw[1].Set() {
+			return support.BranchRequired(p, "tab", "action close")
 		}
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -142,30 +131,26 @@ func (o *BrowserTabsArgs) decode(d []byte, p *path, step bool, extra string) *De
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -195,9 +180,9 @@ func (o *BrowserTabsArgs) Branch() string {
 func (o *BrowserTabsArgs) Needs() Needs {
 	n := Needs{Caps: CapRead}
 	switch o.branch {
-	case "focus":
+	case BrowserTabsBranchFocus:
 		n.Caps = 0
-	case "close":
+	case BrowserTabsBranchClose:
 		n.Caps = CapAction
 		n.Constraints = []string{"tab_close"}
 	}
@@ -207,7 +192,7 @@ func (o *BrowserTabsArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserTabsArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -233,8 +218,8 @@ type BrowserTabsFacts struct {
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserTabsFacts) normalize() {}
-func invokeBrowserTabs(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserTabs(ctx, a.(*BrowserTabsArgs))
+func invokeBrowserTabs(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserTabs(ctx, a.(*BrowserTabsArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -253,21 +238,22 @@ var toolBrowserTabs = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserTabs(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserTabsArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserTabsArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserTabs,
 	Invoke:     invokeBrowserTabs,
+	MinCaps:    []Caps{CapRead, 0, CapAction},
 	Name:       "browser_tabs",
 	Title:      "Tabs",
 }

@@ -5,19 +5,20 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserTypeTextArgs are the decoded arguments of browser_type_text.
 type BrowserTypeTextArgs struct {
-	Target               string    `json:"target,omitempty"`                // Target.
-	Selector             *Selector `json:"selector,omitempty"`              // By name.
-	Focused              bool      `json:"focused,omitempty"`               // Focused control.
-	Text                 string    `json:"text"`                            // Text.
-	ClearFirst           bool      `json:"clear_first"`                     // Clear first.
-	Tab                  string    `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int       `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string  `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string  `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Target               string       `json:"target,omitempty"`                // Target.
+	Selector             *Selector    `json:"selector,omitempty"`              // By name.
+	Focused              bool         `json:"focused,omitempty"`               // Focused control.
+	Text                 string       `json:"text"`                            // Text.
+	ClearFirst           bool         `json:"clear_first"`                     // Clear first.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -34,165 +35,145 @@ var browserTypeTextKeys = []string{"target", "selector", "focused", "text", "cle
 func DecodeBrowserTypeText(d []byte) (*BrowserTypeTextArgs, *DecodeError) {
 	o := new(BrowserTypeTextArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserTypeTextArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [9]span
-	if err := members(d, p, browserTypeTextKeys, raw[:], extra); err != nil {
+func (o *BrowserTypeTextArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [9]support.Span
+	if err := support.Members(d, p, browserTypeTextKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[5].set() {
-			return stepForbidden(p, "tab")
+		if raw[5].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[7].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[7].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[8].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[8].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if !raw[3].set() {
-		return required(p, "text")
+	if !raw[3].Set() {
+		return support.Required(p, "text")
 	}
 	var sel, selKey string
 	{
 		key := ""
-		if raw[0].set() {
+		if raw[0].Set() {
 			key = "target"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of target, selector, focused")
+				return support.ConflictError(p, selKey, key, "choose one of target, selector, focused")
 			}
-			sel, selKey = "target", key
+			sel, selKey = BrowserTypeTextBranchTarget, key
 		}
 	}
 	{
 		key := ""
-		if raw[1].set() {
+		if raw[1].Set() {
 			key = "selector"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of target, selector, focused")
+				return support.ConflictError(p, selKey, key, "choose one of target, selector, focused")
 			}
-			sel, selKey = "selector", key
+			sel, selKey = BrowserTypeTextBranchSelector, key
 		}
 	}
 	{
 		key := ""
-		if raw[2].set() {
+		if raw[2].Set() {
 			key = "focused"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of target, selector, focused")
+				return support.ConflictError(p, selKey, key, "choose one of target, selector, focused")
 			}
-			sel, selKey = "focused", key
+			sel, selKey = BrowserTypeTextBranchFocused, key
 		}
 	}
 	if sel == "" {
-		return branchMissing(p, "target, selector, focused")
+		return support.BranchMissing(p, "target, selector, focused")
 	}
 	switch sel {
-	case "target":
-		o.branch = "target"
-		if !raw[0].set() {
-			return branchRequired(p, "target", "target")
+	case BrowserTypeTextBranchTarget:
+		o.branch = BrowserTypeTextBranchTarget
+		if !raw[0].Set() {
+			return support.BranchRequired(p, "target", "target")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "selector", "target")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "selector", "target")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "focused", "target")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "focused", "target")
 		}
-	case "selector":
-		o.branch = "selector"
-		if !raw[1].set() {
-			return branchRequired(p, "selector", "selector")
+	case BrowserTypeTextBranchSelector:
+		o.branch = BrowserTypeTextBranchSelector
+		if !raw[1].Set() {
+			return support.BranchRequired(p, "selector", "selector")
 		}
-		if raw[0].set() {
-			return branchForbidden(p, "target", "selector")
+		if raw[0].Set() {
+			return support.BranchForbidden(p, "target", "selector")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "focused", "selector")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "focused", "selector")
 		}
-	case "focused":
-		o.branch = "focused"
-		if !raw[2].set() {
-			return branchRequired(p, "focused", "focused")
+	case BrowserTypeTextBranchFocused:
+		o.branch = BrowserTypeTextBranchFocused
+		if !raw[2].Set() {
+			return support.BranchRequired(p, "focused", "focused")
 		}
-		if raw[0].set() {
-			return branchForbidden(p, "target", "focused")
+		if raw[0].Set() {
+			return support.BranchForbidden(p, "target", "focused")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "selector", "focused")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "selector", "focused")
 		}
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "target",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "target")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTarget, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTarget, p); err != nil {
 			return err
 		}
 		o.Target = v
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "selector",
-			parent: p,
-		}
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "selector")
 		v := new(Selector)
-		if err := v.decode(d[r.start:r.end], p, ""); err != nil {
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
 			return err
 		}
 		o.Selector = v
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "focused",
-			parent: p,
-		}
-		v, err := decTrue(d[r.start:r.end], p)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "focused")
+		v, err := support.DecTrue(d[r.Start:r.End], p)
 		if err != nil {
 			return err
 		}
 		o.Focused = v
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "text",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, TextCharsMin, TextCharsMax)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "text")
+		v, err := support.DecString(d[r.Start:r.End], p, TextCharsMin, TextCharsMax)
 		if err != nil {
 			return err
 		}
 		o.Text = v
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "clear_first",
-			parent: p,
-		}
-		v, err := decBool(d[r.start:r.end], p)
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "clear_first")
+		v, err := support.DecBool(d[r.Start:r.End], p)
 		if err != nil {
 			return err
 		}
@@ -200,28 +181,20 @@ func (o *BrowserTypeTextArgs) decode(d []byte, p *path, step bool, extra string)
 	} else {
 		o.ClearFirst = false
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[6]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "timeout_ms",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, TimeoutMsMin, TimeoutMsMax)
+	if r := raw[6]; r.Set() {
+		p := support.Key(p, "timeout_ms")
+		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
 			return err
 		}
@@ -229,28 +202,24 @@ func (o *BrowserTypeTextArgs) decode(d []byte, p *path, step bool, extra string)
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[7]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[7]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -260,30 +229,26 @@ func (o *BrowserTypeTextArgs) decode(d []byte, p *path, step bool, extra string)
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[8]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[8]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -293,8 +258,8 @@ func (o *BrowserTypeTextArgs) decode(d []byte, p *path, step bool, extra string)
 		}
 		o.RestrictCapabilities = items
 	}
-	if raw[3].set() && o.Text == "" && !o.ClearFirst {
-		return emptyText(p, "text", "clear_first")
+	if raw[3].Set() && o.Text == "" && !o.ClearFirst {
+		return support.EmptyText(p, "text", "clear_first")
 	}
 	return nil
 }
@@ -324,7 +289,7 @@ func (o *BrowserTypeTextArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserTypeTextArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -341,19 +306,20 @@ func (o *BrowserTypeTextArgs) SetTab(tab string) {
 
 // BrowserTypeTextFacts are the canonical facts of a browser_type_text result.
 type BrowserTypeTextFacts struct {
-	Tab            string   `json:"tab"`                   // Tab.
-	Target         string   `json:"target"`                // Target typed into.
-	Element        *Element `json:"element,omitempty"`     // Element acted on.
-	Typed          bool     `json:"typed"`                 // All characters dispatched.
-	CharacterCount int      `json:"character_count"`       // Characters dispatched.
-	Landing        *Landing `json:"landing,omitempty"`     // Committed navigation this call caused.
-	OpenedTabs     []string `json:"opened_tabs,omitempty"` // Tabs this call opened, now controlled.
+	Tab            string     `json:"tab"`                   // Tab.
+	Target         string     `json:"target"`                // Target typed into.
+	Element        *Element   `json:"element,omitempty"`     // Element acted on.
+	Typed          bool       `json:"typed"`                 // All characters dispatched.
+	CharacterCount int        `json:"character_count"`       // Characters dispatched.
+	Landing        *Landing   `json:"landing,omitempty"`     // Committed navigation this call caused.
+	OpenedTabs     []string   `json:"opened_tabs,omitempty"` // Tabs this call opened, now controlled.
+	DialogType     DialogType `json:"dialog_type,omitempty"` // Dialog the page opened during the call; it now blocks the page (browser_dialog answers it).
 }
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserTypeTextFacts) normalize() {}
-func invokeBrowserTypeText(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserTypeText(ctx, a.(*BrowserTypeTextArgs))
+func invokeBrowserTypeText(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserTypeText(ctx, a.(*BrowserTypeTextArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -372,21 +338,22 @@ var toolBrowserTypeText = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserTypeText(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserTypeTextArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserTypeTextArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserTypeText,
 	Invoke:     invokeBrowserTypeText,
+	MinCaps:    []Caps{CapAction},
 	Name:       "browser_type_text",
 	Title:      "Type text",
 }

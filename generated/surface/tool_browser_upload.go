@@ -5,6 +5,7 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserUploadArgs are the decoded arguments of browser_upload.
@@ -20,7 +21,7 @@ type BrowserUploadArgs struct {
 	Tab                  string        `json:"tab,omitempty"`                   // Tab.
 	TimeoutMs            int           `json:"timeout_ms"`                      // Timeout ms.
 	RestrictHosts        []string      `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string      `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	RestrictCapabilities []Capability  `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -37,144 +38,140 @@ var browserUploadKeys = []string{"paths", "files", "source_image", "target", "se
 func DecodeBrowserUpload(d []byte) (*BrowserUploadArgs, *DecodeError) {
 	o := new(BrowserUploadArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserUploadArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [12]span
-	if err := members(d, p, browserUploadKeys, raw[:], extra); err != nil {
+func (o *BrowserUploadArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [12]support.Span
+	if err := support.Members(d, p, browserUploadKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[8].set() {
-			return stepForbidden(p, "tab")
+		if raw[8].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[10].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[10].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[11].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[11].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
 	var sel, selKey string
 	{
 		key := ""
-		if raw[0].set() {
+		if raw[0].Set() {
 			key = "paths"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of paths, files, source_image")
+				return support.ConflictError(p, selKey, key, "choose one of paths, files, source_image")
 			}
-			sel, selKey = "paths", key
+			sel, selKey = BrowserUploadBranchPaths, key
 		}
 	}
 	{
 		key := ""
-		if raw[1].set() {
+		if raw[1].Set() {
 			key = "files"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of paths, files, source_image")
+				return support.ConflictError(p, selKey, key, "choose one of paths, files, source_image")
 			}
-			sel, selKey = "files", key
+			sel, selKey = BrowserUploadBranchFiles, key
 		}
 	}
 	{
 		key := ""
-		if raw[2].set() {
+		if raw[2].Set() {
 			key = "source_image"
 		}
 		if key != "" {
 			if sel != "" {
-				return conflictError(p, selKey, key, "choose one of paths, files, source_image")
+				return support.ConflictError(p, selKey, key, "choose one of paths, files, source_image")
 			}
-			sel, selKey = "source_image", key
+			sel, selKey = BrowserUploadBranchSourceImage, key
 		}
 	}
 	if sel == "" {
-		return branchMissing(p, "paths, files, source_image")
+		return support.BranchMissing(p, "paths, files, source_image")
 	}
 	switch sel {
-	case "paths":
-		o.branch = "paths"
-		if !raw[0].set() {
-			return branchRequired(p, "paths", "paths")
+	case BrowserUploadBranchPaths:
+		o.branch = BrowserUploadBranchPaths
+		if !raw[0].Set() {
+			return support.BranchRequired(p, "paths", "paths")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "files", "paths")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "files", "paths")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "source_image", "paths")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "source_image", "paths")
 		}
-		if raw[5].set() {
-			return branchForbidden(p, "view", "paths")
+		if raw[5].Set() {
+			return support.BranchForbidden(p, "view", "paths")
 		}
-		if raw[6].set() {
-			return branchForbidden(p, "x", "paths")
+		if raw[6].Set() {
+			return support.BranchForbidden(p, "x", "paths")
 		}
-		if raw[7].set() {
-			return branchForbidden(p, "y", "paths")
+		if raw[7].Set() {
+			return support.BranchForbidden(p, "y", "paths")
 		}
-	case "files":
-		o.branch = "files"
-		if !raw[1].set() {
-			return branchRequired(p, "files", "files")
+	case BrowserUploadBranchFiles:
+		o.branch = BrowserUploadBranchFiles
+		if !raw[1].Set() {
+			return support.BranchRequired(p, "files", "files")
 		}
-		if raw[0].set() {
-			return branchForbidden(p, "paths", "files")
+		if raw[0].Set() {
+			return support.BranchForbidden(p, "paths", "files")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "source_image", "files")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "source_image", "files")
 		}
-		if raw[5].set() {
-			return branchForbidden(p, "view", "files")
+		if raw[5].Set() {
+			return support.BranchForbidden(p, "view", "files")
 		}
-		if raw[6].set() {
-			return branchForbidden(p, "x", "files")
+		if raw[6].Set() {
+			return support.BranchForbidden(p, "x", "files")
 		}
-		if raw[7].set() {
-			return branchForbidden(p, "y", "files")
+		if raw[7].Set() {
+			return support.BranchForbidden(p, "y", "files")
 		}
-	case "source_image":
-		o.branch = "source_image"
-		if !raw[2].set() {
-			return branchRequired(p, "source_image", "source_image")
+	case BrowserUploadBranchSourceImage:
+		o.branch = BrowserUploadBranchSourceImage
+		if !raw[2].Set() {
+			return support.BranchRequired(p, "source_image", "source_image")
 		}
-		if raw[0].set() {
-			return branchForbidden(p, "paths", "source_image")
+		if raw[0].Set() {
+			return support.BranchForbidden(p, "paths", "source_image")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "files", "source_image")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "files", "source_image")
 		}
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "paths",
-			parent: p,
-		}
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "paths")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, UploadItemsMin, UploadItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, UploadItemsMin, UploadItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, PathCharsMin, PathCharsMax)
+				v, err := support.DecString(raw, p, PathCharsMin, PathCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkAbsolutePath(v, p); err != nil {
+				if err := support.CheckAbsolutePath(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -184,14 +181,10 @@ func (o *BrowserUploadArgs) decode(d []byte, p *path, step bool, extra string) *
 		}
 		o.Paths = items
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "files",
-			parent: p,
-		}
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "files")
 		var items []*InlineFile
-		if err := decArray(d[r.start:r.end], p, UploadItemsMin, UploadItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, UploadItemsMin, UploadItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item *InlineFile
 			{
 				v := new(InlineFile)
@@ -207,109 +200,77 @@ func (o *BrowserUploadArgs) decode(d []byte, p *path, step bool, extra string) *
 		}
 		o.Files = items
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "source_image",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "source_image")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixImage, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixImage, p); err != nil {
 			return err
 		}
 		o.SourceImage = v
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "target",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "target")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTarget, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTarget, p); err != nil {
 			return err
 		}
 		o.Target = v
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "selector",
-			parent: p,
-		}
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "selector")
 		v := new(Selector)
-		if err := v.decode(d[r.start:r.end], p, ""); err != nil {
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
 			return err
 		}
 		o.Selector = v
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "view",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "view")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixView, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixView, p); err != nil {
 			return err
 		}
 		o.View = v
 	}
-	if r := raw[6]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "x",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ImageCoordinateMin, ImageCoordinateMax)
+	if r := raw[6]; r.Set() {
+		p := support.Key(p, "x")
+		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
 			return err
 		}
 		o.X = &v
 	}
-	if r := raw[7]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "y",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ImageCoordinateMin, ImageCoordinateMax)
+	if r := raw[7]; r.Set() {
+		p := support.Key(p, "y")
+		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
 			return err
 		}
 		o.Y = &v
 	}
-	if r := raw[8]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[8]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[9]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "timeout_ms",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, TimeoutMsMin, TimeoutMsMax)
+	if r := raw[9]; r.Set() {
+		p := support.Key(p, "timeout_ms")
+		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
 			return err
 		}
@@ -317,28 +278,24 @@ func (o *BrowserUploadArgs) decode(d []byte, p *path, step bool, extra string) *
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[10]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[10]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -348,30 +305,26 @@ func (o *BrowserUploadArgs) decode(d []byte, p *path, step bool, extra string) *
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[11]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[11]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -381,24 +334,24 @@ func (o *BrowserUploadArgs) decode(d []byte, p *path, step bool, extra string) *
 		}
 		o.RestrictCapabilities = items
 	}
-	if raw[3].set() && raw[4].set() {
-		return conflictError(p, "target", "selector", "name the file input once")
+	if raw[3].Set() && raw[4].Set() {
+		return support.ConflictError(p, "target", "selector", "name the file input once")
 	}
-	if raw[3].set() && raw[5].set() {
-		return conflictError(p, "target", "view", "attach to a target or drop at a point")
+	if raw[3].Set() && raw[5].Set() {
+		return support.ConflictError(p, "target", "view", "attach to a target or drop at a point")
 	}
-	if raw[4].set() && raw[5].set() {
-		return conflictError(p, "selector", "view", "attach to a selector or drop at a point")
+	if raw[4].Set() && raw[5].Set() {
+		return support.ConflictError(p, "selector", "view", "attach to a selector or drop at a point")
 	}
-	if raw[5].set() || raw[6].set() || raw[7].set() {
-		if !raw[5].set() {
-			return branchRequired(p, "view", "view, x, y")
+	if raw[5].Set() || raw[6].Set() || raw[7].Set() {
+		if !raw[5].Set() {
+			return support.BranchRequired(p, "view", "view, x, y")
 		}
-		if !raw[6].set() {
-			return branchRequired(p, "x", "view, x, y")
+		if !raw[6].Set() {
+			return support.BranchRequired(p, "x", "view, x, y")
 		}
-		if !raw[7].set() {
-			return branchRequired(p, "y", "view, x, y")
+		if !raw[7].Set() {
+			return support.BranchRequired(p, "y", "view, x, y")
 		}
 	}
 	return nil
@@ -428,7 +381,7 @@ func (o *BrowserUploadArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserUploadArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -445,16 +398,17 @@ func (o *BrowserUploadArgs) SetTab(tab string) {
 
 // BrowserUploadFacts are the canonical facts of a browser_upload result.
 type BrowserUploadFacts struct {
-	Tab           string `json:"tab"`              // Tab.
-	Target        string `json:"target,omitempty"` // File input or drop view.
-	UploadedCount int    `json:"uploaded_count"`   // Files attached.
-	UploadedBytes int    `json:"uploaded_bytes"`   // Bytes attached.
+	Tab           string     `json:"tab"`                   // Tab.
+	Target        string     `json:"target,omitempty"`      // File input or drop view.
+	UploadedCount int        `json:"uploaded_count"`        // Files attached.
+	UploadedBytes int        `json:"uploaded_bytes"`        // Bytes attached.
+	DialogType    DialogType `json:"dialog_type,omitempty"` // Dialog the page opened during the call; it now blocks the page (browser_dialog answers it).
 }
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserUploadFacts) normalize() {}
-func invokeBrowserUpload(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserUpload(ctx, a.(*BrowserUploadArgs))
+func invokeBrowserUpload(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserUpload(ctx, a.(*BrowserUploadArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -473,21 +427,22 @@ var toolBrowserUpload = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserUpload(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserUploadArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserUploadArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserUpload,
 	Invoke:     invokeBrowserUpload,
+	MinCaps:    []Caps{CapWrite},
 	Name:       "browser_upload",
 	Title:      "Upload",
 }

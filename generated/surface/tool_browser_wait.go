@@ -5,18 +5,19 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserWaitArgs are the decoded arguments of browser_wait.
 type BrowserWaitArgs struct {
-	Condition            string    `json:"condition"`                       // Condition.
-	Value                *Scalar   `json:"value,omitempty"`                 // Text, or ms for duration.
-	Target               string    `json:"target,omitempty"`                // Target.
-	Selector             *Selector `json:"selector,omitempty"`              // By name.
-	Tab                  string    `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int       `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string  `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string  `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Condition            string       `json:"condition"`                       // Condition.
+	Value                *Scalar      `json:"value,omitempty"`                 // Text, or ms for duration.
+	Target               string       `json:"target,omitempty"`                // Target.
+	Selector             *Selector    `json:"selector,omitempty"`              // By name.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -32,7 +33,7 @@ const (
 	BrowserWaitBranchDuration        = "duration"         // Wait value ms.
 )
 
-// Values of BrowserWait's enums.
+// Values of BrowserWaitCondition.
 const (
 	BrowserWaitConditionLoadReady       = "load_ready"
 	BrowserWaitConditionURLContains     = "url_contains"
@@ -50,247 +51,207 @@ var browserWaitKeys = []string{"condition", "value", "target", "selector", "tab"
 func DecodeBrowserWait(d []byte) (*BrowserWaitArgs, *DecodeError) {
 	o := new(BrowserWaitArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserWaitArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [8]span
-	if err := members(d, p, browserWaitKeys, raw[:], extra); err != nil {
+func (o *BrowserWaitArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [8]support.Span
+	if err := support.Members(d, p, browserWaitKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[4].set() {
-			return stepForbidden(p, "tab")
+		if raw[4].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[6].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[6].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[7].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[7].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if !raw[0].set() {
-		return required(p, "condition")
+	if !raw[0].Set() {
+		return support.Required(p, "condition")
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "condition",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "condition")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "load_ready", "url_contains", "text_present", "text_absent", "target_present", "target_absent", "selector_present", "duration":
+		case BrowserWaitConditionLoadReady, BrowserWaitConditionURLContains, BrowserWaitConditionTextPresent, BrowserWaitConditionTextAbsent, BrowserWaitConditionTargetPresent, BrowserWaitConditionTargetAbsent, BrowserWaitConditionSelectorPresent, BrowserWaitConditionDuration:
 		default:
-			return enumError(p, "load_ready, url_contains, text_present, text_absent, target_present, target_absent, selector_present, duration")
+			return support.EnumError(p, "load_ready, url_contains, text_present, text_absent, target_present, target_absent, selector_present, duration")
 		}
 		o.Condition = v
 	}
 	switch o.Condition {
-	case "load_ready":
-		o.branch = "load_ready"
-		if raw[1].set() {
-			return branchForbidden(p, "value", "condition load_ready")
+	case BrowserWaitConditionLoadReady:
+		o.branch = BrowserWaitBranchLoadReady
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "value", "condition load_ready")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "target", "condition load_ready")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "target", "condition load_ready")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "selector", "condition load_ready")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "selector", "condition load_ready")
 		}
-	case "url_contains":
-		o.branch = "url_contains"
-		if !raw[1].set() {
-			return branchRequired(p, "value", "condition url_contains")
+	case BrowserWaitConditionURLContains:
+		o.branch = BrowserWaitBranchURLContains
+		if !raw[1].Set() {
+			return support.BranchRequired(p, "value", "condition url_contains")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "target", "condition url_contains")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "target", "condition url_contains")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "selector", "condition url_contains")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "selector", "condition url_contains")
 		}
-	case "text_present":
-		o.branch = "text_present"
-		if !raw[1].set() {
-			return branchRequired(p, "value", "condition text_present")
+	case BrowserWaitConditionTextPresent:
+		o.branch = BrowserWaitBranchTextPresent
+		if !raw[1].Set() {
+			return support.BranchRequired(p, "value", "condition text_present")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "target", "condition text_present")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "target", "condition text_present")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "selector", "condition text_present")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "selector", "condition text_present")
 		}
-	case "text_absent":
-		o.branch = "text_absent"
-		if !raw[1].set() {
-			return branchRequired(p, "value", "condition text_absent")
+	case BrowserWaitConditionTextAbsent:
+		o.branch = BrowserWaitBranchTextAbsent
+		if !raw[1].Set() {
+			return support.BranchRequired(p, "value", "condition text_absent")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "target", "condition text_absent")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "target", "condition text_absent")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "selector", "condition text_absent")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "selector", "condition text_absent")
 		}
-	case "target_present":
-		o.branch = "target_present"
-		if !raw[2].set() {
-			return branchRequired(p, "target", "condition target_present")
+	case BrowserWaitConditionTargetPresent:
+		o.branch = BrowserWaitBranchTargetPresent
+		if !raw[2].Set() {
+			return support.BranchRequired(p, "target", "condition target_present")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "value", "condition target_present")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "value", "condition target_present")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "selector", "condition target_present")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "selector", "condition target_present")
 		}
-	case "target_absent":
-		o.branch = "target_absent"
-		if !raw[2].set() {
-			return branchRequired(p, "target", "condition target_absent")
+	case BrowserWaitConditionTargetAbsent:
+		o.branch = BrowserWaitBranchTargetAbsent
+		if !raw[2].Set() {
+			return support.BranchRequired(p, "target", "condition target_absent")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "value", "condition target_absent")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "value", "condition target_absent")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "selector", "condition target_absent")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "selector", "condition target_absent")
 		}
-	case "selector_present":
-		o.branch = "selector_present"
-		if !raw[3].set() {
-			return branchRequired(p, "selector", "condition selector_present")
+	case BrowserWaitConditionSelectorPresent:
+		o.branch = BrowserWaitBranchSelectorPresent
+		if !raw[3].Set() {
+			return support.BranchRequired(p, "selector", "condition selector_present")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "value", "condition selector_present")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "value", "condition selector_present")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "target", "condition selector_present")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "target", "condition selector_present")
 		}
-	case "duration":
-		o.branch = "duration"
-		if !raw[1].set() {
-			return branchRequired(p, "value", "condition duration")
+	case BrowserWaitConditionDuration:
+		o.branch = BrowserWaitBranchDuration
+		if !raw[1].Set() {
+			return support.BranchRequired(p, "value", "condition duration")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "target", "condition duration")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "target", "condition duration")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "selector", "condition duration")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "selector", "condition duration")
 		}
 	}
-	if r := raw[1]; r.set() {
+	if r := raw[1]; r.Set() {
 		switch o.branch {
-		case "url_contains":
-			p := &path{
-				index:  -1,
-				key:    "value",
-				parent: p,
-			}
-			v, err := decScalar(d[r.start:r.end], p, "string", QueryCharsMin, QueryCharsMax, -9007199254740992, 9007199254740992)
+		case BrowserWaitBranchURLContains:
+			p := support.Key(p, "value")
+			v, err := support.DecScalar(d[r.Start:r.End], p, "string", QueryCharsMin, QueryCharsMax, -9007199254740992, 9007199254740992)
 			if err != nil {
 				return err
 			}
 			o.Value = &v
-		case "text_present":
-			p := &path{
-				index:  -1,
-				key:    "value",
-				parent: p,
-			}
-			v, err := decScalar(d[r.start:r.end], p, "string", QueryCharsMin, QueryCharsMax, -9007199254740992, 9007199254740992)
+		case BrowserWaitBranchTextPresent:
+			p := support.Key(p, "value")
+			v, err := support.DecScalar(d[r.Start:r.End], p, "string", QueryCharsMin, QueryCharsMax, -9007199254740992, 9007199254740992)
 			if err != nil {
 				return err
 			}
 			o.Value = &v
-		case "text_absent":
-			p := &path{
-				index:  -1,
-				key:    "value",
-				parent: p,
-			}
-			v, err := decScalar(d[r.start:r.end], p, "string", QueryCharsMin, QueryCharsMax, -9007199254740992, 9007199254740992)
+		case BrowserWaitBranchTextAbsent:
+			p := support.Key(p, "value")
+			v, err := support.DecScalar(d[r.Start:r.End], p, "string", QueryCharsMin, QueryCharsMax, -9007199254740992, 9007199254740992)
 			if err != nil {
 				return err
 			}
 			o.Value = &v
-		case "duration":
-			p := &path{
-				index:  -1,
-				key:    "value",
-				parent: p,
-			}
-			v, err := decScalar(d[r.start:r.end], p, "integer", 0, -1, WaitDurationMsMin, WaitDurationMsMax)
+		case BrowserWaitBranchDuration:
+			p := support.Key(p, "value")
+			v, err := support.DecScalar(d[r.Start:r.End], p, "integer", 0, -1, WaitDurationMsMin, WaitDurationMsMax)
 			if err != nil {
 				return err
 			}
 			o.Value = &v
 		default:
-			p := &path{
-				index:  -1,
-				key:    "value",
-				parent: p,
-			}
-			v, err := decScalar(d[r.start:r.end], p, "string,integer", QueryCharsMin, QueryCharsMax, -9007199254740992, 9007199254740992)
+			p := support.Key(p, "value")
+			v, err := support.DecScalar(d[r.Start:r.End], p, "string,integer", QueryCharsMin, QueryCharsMax, -9007199254740992, 9007199254740992)
 			if err != nil {
 				return err
 			}
 			o.Value = &v
 		}
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "target",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "target")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTarget, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTarget, p); err != nil {
 			return err
 		}
 		o.Target = v
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "selector",
-			parent: p,
-		}
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "selector")
 		v := new(Selector)
-		if err := v.decode(d[r.start:r.end], p, ""); err != nil {
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
 			return err
 		}
 		o.Selector = v
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "timeout_ms",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, TimeoutMsMin, TimeoutMsMax)
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "timeout_ms")
+		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
 			return err
 		}
@@ -298,28 +259,24 @@ func (o *BrowserWaitArgs) decode(d []byte, p *path, step bool, extra string) *De
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[6]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[6]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -329,30 +286,26 @@ func (o *BrowserWaitArgs) decode(d []byte, p *path, step bool, extra string) *De
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[7]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[7]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -389,7 +342,7 @@ func (o *BrowserWaitArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserWaitArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -414,8 +367,8 @@ type BrowserWaitFacts struct {
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserWaitFacts) normalize() {}
-func invokeBrowserWait(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserWait(ctx, a.(*BrowserWaitArgs))
+func invokeBrowserWait(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserWait(ctx, a.(*BrowserWaitArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -434,21 +387,22 @@ var toolBrowserWait = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserWait(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserWaitArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserWaitArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserWait,
 	Invoke:     invokeBrowserWait,
+	MinCaps:    []Caps{CapRead},
 	Name:       "browser_wait",
 	Title:      "Wait",
 }

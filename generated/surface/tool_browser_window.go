@@ -5,17 +5,18 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // BrowserWindowArgs are the decoded arguments of browser_window.
 type BrowserWindowArgs struct {
-	Action               string   `json:"action"`                          // zoom or resize.
-	Percent              *int     `json:"percent,omitempty"`               // Zoom %.
-	Width                *int     `json:"width,omitempty"`                 // Width px.
-	Height               *int     `json:"height,omitempty"`                // Height px.
-	Tab                  string   `json:"tab,omitempty"`                   // Tab.
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Action               string       `json:"action"`                          // zoom or resize.
+	Percent              *int         `json:"percent,omitempty"`               // Zoom %.
+	Width                *int         `json:"width,omitempty"`                 // Width px.
+	Height               *int         `json:"height,omitempty"`                // Height px.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -25,7 +26,7 @@ const (
 	BrowserWindowBranchResize = "resize" // Resizes the window; affects every tab in it.
 )
 
-// Values of BrowserWindow's enums.
+// Values of BrowserWindowAction.
 const (
 	BrowserWindowActionZoom   = "zoom"
 	BrowserWindowActionResize = "resize"
@@ -37,146 +38,122 @@ var browserWindowKeys = []string{"action", "percent", "width", "height", "tab", 
 func DecodeBrowserWindow(d []byte) (*BrowserWindowArgs, *DecodeError) {
 	o := new(BrowserWindowArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *BrowserWindowArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [7]span
-	if err := members(d, p, browserWindowKeys, raw[:], extra); err != nil {
+func (o *BrowserWindowArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [7]support.Span
+	if err := support.Members(d, p, browserWindowKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[4].set() {
-			return stepForbidden(p, "tab")
+		if raw[4].Set() {
+			return support.StepForbidden(p, "tab")
 		}
-		if raw[5].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[5].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[6].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[6].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if !raw[0].set() {
-		return required(p, "action")
+	if !raw[0].Set() {
+		return support.Required(p, "action")
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "action",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, 0, -1)
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "action")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
 			return err
 		}
 		switch v {
-		case "zoom", "resize":
+		case BrowserWindowActionZoom, BrowserWindowActionResize:
 		default:
-			return enumError(p, "zoom, resize")
+			return support.EnumError(p, "zoom, resize")
 		}
 		o.Action = v
 	}
 	switch o.Action {
-	case "zoom":
-		o.branch = "zoom"
-		if !raw[1].set() {
-			return branchRequired(p, "percent", "action zoom")
+	case BrowserWindowActionZoom:
+		o.branch = BrowserWindowBranchZoom
+		if !raw[1].Set() {
+			return support.BranchRequired(p, "percent", "action zoom")
 		}
-		if raw[2].set() {
-			return branchForbidden(p, "width", "action zoom")
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "width", "action zoom")
 		}
-		if raw[3].set() {
-			return branchForbidden(p, "height", "action zoom")
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "height", "action zoom")
 		}
-	case "resize":
-		o.branch = "resize"
-		if !raw[2].set() {
-			return branchRequired(p, "width", "action resize")
+	case BrowserWindowActionResize:
+		o.branch = BrowserWindowBranchResize
+		if !raw[2].Set() {
+			return support.BranchRequired(p, "width", "action resize")
 		}
-		if !raw[3].set() {
-			return branchRequired(p, "height", "action resize")
+		if !raw[3].Set() {
+			return support.BranchRequired(p, "height", "action resize")
 		}
-		if raw[1].set() {
-			return branchForbidden(p, "percent", "action resize")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "percent", "action resize")
 		}
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "percent",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, ZoomPercentMin, ZoomPercentMax)
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "percent")
+		v, err := support.DecInt(d[r.Start:r.End], p, ZoomPercentMin, ZoomPercentMax)
 		if err != nil {
 			return err
 		}
 		o.Percent = &v
 	}
-	if r := raw[2]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "width",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, WindowWidthMin, WindowWidthMax)
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "width")
+		v, err := support.DecInt(d[r.Start:r.End], p, WindowWidthMin, WindowWidthMax)
 		if err != nil {
 			return err
 		}
 		o.Width = &v
 	}
-	if r := raw[3]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "height",
-			parent: p,
-		}
-		v, err := decInt(d[r.start:r.end], p, WindowHeightMin, WindowHeightMax)
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "height")
+		v, err := support.DecInt(d[r.Start:r.End], p, WindowHeightMin, WindowHeightMax)
 		if err != nil {
 			return err
 		}
 		o.Height = &v
 	}
-	if r := raw[4]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "tab",
-			parent: p,
-		}
-		v, err := decString(d[r.start:r.end], p, HandleCharsMin, HandleCharsMax)
+	if r := raw[4]; r.Set() {
+		p := support.Key(p, "tab")
+		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
 			return err
 		}
-		if err := checkHandle(v, HandlePrefixTab, p); err != nil {
+		if err := support.CheckHandle(v, HandlePrefixTab, p); err != nil {
 			return err
 		}
 		o.Tab = v
 	}
-	if r := raw[5]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[5]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -186,30 +163,26 @@ func (o *BrowserWindowArgs) decode(d []byte, p *path, step bool, extra string) *
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[6]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[6]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -239,7 +212,7 @@ func (o *BrowserWindowArgs) Branch() string {
 func (o *BrowserWindowArgs) Needs() Needs {
 	n := Needs{Caps: 0}
 	switch o.branch {
-	case "zoom":
+	case BrowserWindowBranchZoom:
 		n.Caps = CapRead
 	}
 	return n
@@ -248,7 +221,7 @@ func (o *BrowserWindowArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *BrowserWindowArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -275,8 +248,8 @@ type BrowserWindowFacts struct {
 
 // normalize renders always-present lists as [] rather than null.
 func (f *BrowserWindowFacts) normalize() {}
-func invokeBrowserWindow(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.BrowserWindow(ctx, a.(*BrowserWindowArgs))
+func invokeBrowserWindow(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).BrowserWindow(ctx, a.(*BrowserWindowArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -295,21 +268,22 @@ var toolBrowserWindow = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodeBrowserWindow(d)
-		if err != nil {
-			return nil, err
+		o := new(BrowserWindowArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(BrowserWindowArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionBrowserWindow,
 	Invoke:     invokeBrowserWindow,
+	MinCaps:    []Caps{CapRead, 0},
 	Name:       "browser_window",
 	Title:      "Window",
 }

@@ -5,12 +5,13 @@ package surface
 import (
 	"context"
 	_ "embed"
+	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
 // PolicyExplainArgs are the decoded arguments of policy_explain.
 type PolicyExplainArgs struct {
-	RestrictHosts        []string `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []string `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
 	branch               string
 }
 
@@ -20,48 +21,44 @@ var policyExplainKeys = []string{"restrict_hosts", "restrict_capabilities"}
 func DecodePolicyExplain(d []byte) (*PolicyExplainArgs, *DecodeError) {
 	o := new(PolicyExplainArgs)
 	if err := o.decode(d, nil, false, ""); err != nil {
-		return nil, err
+		return nil, NewDecodeError(err)
 	}
 	return o, nil
 }
 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
-func (o *PolicyExplainArgs) decode(d []byte, p *path, step bool, extra string) *DecodeError {
-	var raw [2]span
-	if err := members(d, p, policyExplainKeys, raw[:], extra); err != nil {
+func (o *PolicyExplainArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var raw [2]support.Span
+	if err := support.Members(d, p, policyExplainKeys, raw[:], extra); err != nil {
 		return err
 	}
 	if step {
-		if raw[0].set() {
-			return stepForbidden(p, "restrict_hosts")
+		if raw[0].Set() {
+			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[1].set() {
-			return stepForbidden(p, "restrict_capabilities")
+		if raw[1].Set() {
+			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
-	if r := raw[0]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_hosts",
-			parent: p,
-		}
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "restrict_hosts")
 		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
 			var item string
 			{
-				v, err := decString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
 				if err != nil {
 					return err
 				}
-				if err := checkHostPattern(v, p); err != nil {
+				if err := support.CheckHostPattern(v, p); err != nil {
 					return err
 				}
 				item = v
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -71,30 +68,26 @@ func (o *PolicyExplainArgs) decode(d []byte, p *path, step bool, extra string) *
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[1]; r.set() {
-		p := &path{
-			index:  -1,
-			key:    "restrict_capabilities",
-			parent: p,
-		}
-		var items []string
-		if err := decArray(d[r.start:r.end], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *path) *DecodeError {
-			var item string
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "restrict_capabilities")
+		var items []Capability
+		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item Capability
 			{
-				v, err := decString(raw, p, 0, -1)
+				v, err := support.DecString(raw, p, 0, -1)
 				if err != nil {
 					return err
 				}
-				switch v {
-				case "read", "action", "write", "execute":
+				switch Capability(v) {
+				case CapabilityRead, CapabilityAction, CapabilityWrite, CapabilityExecute:
 				default:
-					return enumError(p, "read, action, write, execute")
+					return support.EnumError(p, "read, action, write, execute")
 				}
-				item = v
+				item = Capability(v)
 			}
 			for j := range items {
 				if items[j] == item {
-					return uniqueError(p.parent, i)
+					return support.UniqueError(p.Parent, i)
 				}
 			}
 			items = append(items, item)
@@ -129,7 +122,7 @@ func (o *PolicyExplainArgs) Needs() Needs {
 // Restrictions returns the call's own narrowing of authority.
 func (o *PolicyExplainArgs) Restrictions() Restrictions {
 	return Restrictions{
-		Capabilities: o.RestrictCapabilities,
+		Capabilities: support.Strings(o.RestrictCapabilities),
 		Hosts:        o.RestrictHosts,
 	}
 }
@@ -144,14 +137,19 @@ func (o *PolicyExplainArgs) SetTab(tab string) {}
 
 // PolicyExplainFacts are the canonical facts of a policy_explain result.
 type PolicyExplainFacts struct {
-	Situation    string            `json:"situation"`    // One sentence.
-	Capabilities []*CapabilityLine `json:"capabilities"` // One line per capability.
-	Rules        []string          `json:"rules"`        // Rules behind the lines.
-	Ceilings     []string          `json:"ceilings"`     // Permanent ceilings.
-	Startup      string            `json:"startup"`      // Browser startup posture.
-	Organization string            `json:"organization"` // Organization identity.
-	Provenance   string            `json:"provenance"`   // Passport provenance.
-	Layers       int               `json:"layers"`       // Layers in force.
+	Situation    string                  `json:"situation"`      // One sentence: what the authority allows.
+	Capabilities []*CapabilityLine       `json:"capabilities"`   // One line per capability.
+	Hosts        []*PolicyRuleLine       `json:"hosts"`          // Host rules, each with its layer.
+	Constraints  []*PolicyConstraintLine `json:"constraints"`    // Policy constraints.
+	Settings     []*PolicySettingLine    `json:"settings"`       // Authored settings, privacy included.
+	Ceilings     []string                `json:"ceilings"`       // Permanent ceilings.
+	Startup      string                  `json:"startup"`        // Browser startup posture.
+	StartupLayer string                  `json:"startup_layer"`  // Layer that set it.
+	Organization string                  `json:"organization"`   // Organization identity.
+	Provenance   string                  `json:"provenance"`     // Passport provenance.
+	Digest       string                  `json:"digest"`         // Policy digest, as the audit records it.
+	Layers       []string                `json:"layers"`         // Layers in force, from the top.
+	Note         string                  `json:"note,omitempty"` // Why the files on disk are not in force.
 }
 
 // normalize renders always-present lists as [] rather than null.
@@ -159,15 +157,24 @@ func (f *PolicyExplainFacts) normalize() {
 	if f.Capabilities == nil {
 		f.Capabilities = []*CapabilityLine{}
 	}
-	if f.Rules == nil {
-		f.Rules = []string{}
+	if f.Hosts == nil {
+		f.Hosts = []*PolicyRuleLine{}
+	}
+	if f.Constraints == nil {
+		f.Constraints = []*PolicyConstraintLine{}
+	}
+	if f.Settings == nil {
+		f.Settings = []*PolicySettingLine{}
 	}
 	if f.Ceilings == nil {
 		f.Ceilings = []string{}
 	}
+	if f.Layers == nil {
+		f.Layers = []string{}
+	}
 }
-func invokePolicyExplain(ctx context.Context, h Handler, a Args) (any, Outcome) {
-	f, o := h.PolicyExplain(ctx, a.(*PolicyExplainArgs))
+func invokePolicyExplain(ctx context.Context, h any, a Args) (any, Outcome) {
+	f, o := h.(Handler).PolicyExplain(ctx, a.(*PolicyExplainArgs))
 	if f == nil {
 		return nil, o
 	}
@@ -186,21 +193,22 @@ var toolPolicyExplain = &Tool{
 	},
 	Composite: false,
 	Decode: func(d []byte) (Args, *DecodeError) {
-		o, err := DecodePolicyExplain(d)
-		if err != nil {
-			return nil, err
+		o := new(PolicyExplainArgs)
+		if err := o.decode(d, nil, false, ""); err != nil {
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	DecodeStep: func(d []byte) (Args, *DecodeError) {
 		o := new(PolicyExplainArgs)
 		if err := o.decode(d, nil, true, ""); err != nil {
-			return nil, err
+			return nil, NewDecodeError(err)
 		}
 		return o, nil
 	},
 	Definition: definitionPolicyExplain,
 	Invoke:     invokePolicyExplain,
+	MinCaps:    []Caps{0},
 	Name:       "policy_explain",
 	Title:      "Explain policy",
 }

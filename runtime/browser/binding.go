@@ -61,8 +61,16 @@ type binding struct {
 	// freshBlank marks a tab this executor created at about:blank: its first navigation
 	// drops that entry so "back" cannot land on a page the model never saw.
 	freshBlank bool
-	zoom       int     // applied zoom percent; 0 means none applied
-	baseDPR    float64 // device pixel ratio without zoom emulation, once measured
+	// blocks counts this tab's own navigations the host boundary stopped;
+	// lastBlock is the latest (boundary.go).
+	blocks    uint64
+	lastBlock Blocked
+	zoom      int     // applied zoom percent; 0 means none applied
+	baseDPR   float64 // device pixel ratio without zoom emulation, once measured
+
+	// adopted: bound to a tab that was open before (adoptUnbound). In a browser the
+	// person runs, such a tab is theirs: a session's end lets go of it, never closes it.
+	adopted bool
 }
 
 func newBinding(c *conn, t *Tab, id proto.TargetTargetID) *binding {
@@ -218,4 +226,14 @@ func (bd *binding) commitLocked(loader proto.NetworkLoaderID, url string) {
 			delete(bd.levels, l)
 		}
 	}
+}
+
+// noteBlocked records that the boundary stopped one of the tab's own
+// navigations (read loop); a navigation command waiting on the tab wakes.
+func (bd *binding) noteBlocked(b Blocked) {
+	bd.mu.Lock()
+	bd.blocks++
+	bd.lastBlock = b
+	bd.notify()
+	bd.mu.Unlock()
 }

@@ -119,7 +119,7 @@ func (b *Browser) start(st *startAttempt) {
 		b.conns = append(live, c)
 		b.log.Info("browser connected", "epoch", c.epoch, "launched", c.proc != nil, "ms", time.Since(t0).Milliseconds())
 	} else {
-		b.log.Warn("browser start failed", "kind", KindOf(err).String())
+		b.log.Warn("browser start failed", "kind", KindOf(err).String(), "err", err)
 	}
 	st.conn, st.err = c, err
 	b.starting = nil
@@ -127,51 +127,102 @@ func (b *Browser) start(st *startAttempt) {
 	b.mu.Unlock()
 }
 
-// connect starts or attaches to a browser according to the startup mode.
+// connect starts or attaches to a browser according to the startup mode: a configured
+// endpoint is attached to (never launched) unless startup is auto; auto launches the
+// configured browser, or the one installed; otherwise, or with several installed and
+// none configured, a browser the person opened prepared for Ghostlight is attached to,
+// and without one the start is refused with what the person must do.
 func (b *Browser) connect(ctx context.Context) (*conn, error) {
 	cfg := b.cfg
 	switch cfg.Startup {
-	case StartupAuto:
-		found := FindBrowsers(cfg.Path)
-		if len(found) == 0 {
-			return nil, &Error{Kind: KindStartupManual, Op: "start"}
-		}
-		proc, u, err := launch(ctx, cfg, found[0].Path)
-		if err != nil {
-			return nil, &Error{Kind: KindLaunchFailed, Op: "start", Browsers: found, Err: err}
-		}
-		c, err := b.dial(ctx, u)
-		if err != nil {
-			_ = proc.stop(cfg.CloseTimeout)
-			return nil, &Error{Kind: KindLaunchFailed, Op: "start", Browsers: found, Err: err}
-		}
-		if !c.adoptProcess(proc) {
-			_ = proc.stop(cfg.CloseTimeout)
-			return nil, &Error{Kind: KindLaunchFailed, Op: "start", Browsers: found, Err: ErrBrowserGone}
-		}
-		go func() { // a browser that exits without closing the socket still ends the conn
-			select {
-			case <-proc.exited:
-				c.die()
-			case <-c.ctx.Done():
-			}
-		}()
-		return c, nil
-	case StartupConnect, StartupManual:
-		if strings.TrimSpace(cfg.Endpoint) == "" {
-			return nil, &Error{Kind: KindStartupManual, Op: "start", Browsers: FindBrowsers(cfg.Path)}
-		}
-		u, err := resolveEndpoint(ctx, cfg.Endpoint)
-		if err == nil {
-			var c *conn
-			if c, err = b.dial(ctx, u); err == nil {
-				return c, nil
-			}
-		}
-		return nil, &Error{Kind: KindStartupManual, Op: "start", Endpoint: cfg.Endpoint,
-			Browsers: FindBrowsers(cfg.Path), Err: err}
+	case StartupAuto, StartupConnect, StartupManual:
+	default:
+		return nil, &Error{Kind: KindInvalidArgument, Op: "start", Err: errors.New("unknown startup mode " + cfg.Startup)}
 	}
-	return nil, &Error{Kind: KindInvalidArgument, Op: "start", Err: errors.New("unknown startup mode " + cfg.Startup)}
+	if strings.TrimSpace(cfg.Endpoint) != "" && cfg.Startup != StartupAuto {
+		return b.attachEndpoint(ctx)
+	}
+	found := FindBrowsers(cfg.Path)
+	if cfg.Startup == StartupAuto {
+		configured := cfg.Path != "" && len(found) > 0 && found[0].Path == cfg.Path
+		if cfg.Path != "" && !configured {
+			b.log.Warn("the configured browser is not an executable file; looking for installed ones", "browser", cfg.Path)
+		}
+		switch {
+		case configured || len(found) == 1:
+			return b.launchConn(ctx, found[0], found)
+		case len(found) == 0:
+			return nil, &Error{Kind: KindStartupManual, Op: "start", Remedy: RemedyGetBrowser}
+		}
+		// Several could serve and none is configured: the person says which, by
+		// opening it.
+	}
+	return b.attachPrepared(ctx, found)
+}
+
+// launchConn launches bin with a private profile and connects to it.
+func (b *Browser) launchConn(ctx context.Context, bin Installed, found []Installed) (*conn, error) {
+	cfg := b.cfg
+	proc, u, err := launch(ctx, cfg, bin.Path)
+	if err != nil {
+		return nil, &Error{Kind: KindLaunchFailed, Op: "start", Browsers: []Installed{bin}, Err: err}
+	}
+	c, err := b.dial(ctx, u)
+	if err != nil {
+		_ = proc.stop(cfg.CloseTimeout)
+		return nil, &Error{Kind: KindLaunchFailed, Op: "start", Browsers: []Installed{bin}, Err: err}
+	}
+	if !c.adoptProcess(proc) {
+		_ = proc.stop(cfg.CloseTimeout)
+		return nil, &Error{Kind: KindLaunchFailed, Op: "start", Browsers: []Installed{bin}, Err: ErrBrowserGone}
+	}
+	go func() { // a browser that exits without closing the socket still ends the conn
+		select {
+		case <-proc.exited:
+			c.die()
+		case <-c.ctx.Done():
+		}
+	}()
+	return c, nil
+}
+
+// attachEndpoint attaches to the configured endpoint; one that cannot be reached is
+// reported as exactly that, with the connection error.
+func (b *Browser) attachEndpoint(ctx context.Context) (*conn, error) {
+	u, err := resolveEndpoint(ctx, b.cfg.Endpoint)
+	if err == nil {
+		var c *conn
+		if c, err = b.dial(ctx, u); err == nil {
+			return c, nil
+		}
+	}
+	return nil, &Error{Kind: KindUnreachable, Op: "start", Endpoint: b.cfg.Endpoint, Err: connectionError(err)}
+}
+
+// attachPrepared attaches to a running browser the person opened prepared for this
+// installation, or refuses naming what to open (or to prepare) first.
+func (b *Browser) attachPrepared(ctx context.Context, found []Installed) (*conn, error) {
+	var s Survey
+	if b.cfg.Prepared != nil {
+		s = b.cfg.Prepared.Survey(ctx, found)
+	}
+	if s.Live != "" {
+		c, err := b.dial(ctx, s.Live)
+		if err == nil {
+			b.log.Info("attached to a prepared browser", "browser", s.LiveName)
+			return c, nil
+		}
+		b.log.Warn("a prepared browser did not answer", "browser", s.LiveName, "err", err)
+	}
+	switch {
+	case len(s.Prepared) > 0:
+		return nil, &Error{Kind: KindStartupManual, Op: "start", Browsers: s.Prepared, Remedy: RemedyOpen}
+	case s.Foreign:
+		return nil, &Error{Kind: KindOwnedElsewhere, Op: "start", Browsers: found}
+	case len(found) > 0:
+		return nil, &Error{Kind: KindStartupManual, Op: "start", Browsers: found, Remedy: RemedyInstall}
+	}
+	return nil, &Error{Kind: KindStartupManual, Op: "start", Remedy: RemedyGetBrowserOpen}
 }
 
 // connDied runs once per connection when it ends: a launched browser is torn down in

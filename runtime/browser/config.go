@@ -9,9 +9,9 @@ import (
 
 // Startup modes.
 const (
-	StartupAuto    = "auto"    // launch an installed Chromium/Chrome with a fresh profile
-	StartupConnect = "connect" // attach to Config.Endpoint
-	StartupManual  = "manual"  // attach to Config.Endpoint when set; otherwise refuse
+	StartupAuto    = "auto"    // launch the one installed (or the configured) browser with a fresh profile
+	StartupConnect = "connect" // attach to Config.Endpoint, else to a browser the person opened prepared
+	StartupManual  = "manual"  // never launch: attach as connect does, otherwise refuse
 )
 
 // Reuse policies for opening a tab without a handle.
@@ -45,8 +45,12 @@ type Config struct {
 	Logger     *slog.Logger
 	Limits     Limits
 
-	// TempDir is where launched profiles live ("" = os.TempDir()).
+	// TempDir is where launched profiles and staging live ("" = os.TempDir()). The
+	// browser's own TMPDIR goes there too when Chromium's socket paths fit, else under /tmp.
 	TempDir string
+	// ViewportWidth x ViewportHeight is the viewport (innerWidth x innerHeight, CSS px)
+	// of every window Ghostlight opens in a browser it launched (0 = the spec's default).
+	ViewportWidth, ViewportHeight int
 	// LaunchTimeout bounds starting and connecting to a browser, independent of the
 	// calling context so that a short call cannot leave a half-started browser behind.
 	LaunchTimeout time.Duration
@@ -55,6 +59,12 @@ type Config struct {
 	// ObserveTimeout bounds the best-effort observation that still fills a Landing after a
 	// call's own deadline has passed.
 	ObserveTimeout time.Duration
+
+	// Prepared finds browsers the person opened the way this installation prepared
+	// them (ghostlight install / open). Consulted when startup is manual or connect
+	// without an endpoint, or auto with several installed browsers and none configured.
+	// nil: no browser is prepared.
+	Prepared Prepared
 }
 
 // Limits carries the contract bounds the executor enforces defensively. The wiring fills
@@ -90,6 +100,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ObserveTimeout <= 0 {
 		c.ObserveTimeout = defaultObserveTimeout
+	}
+	if c.ViewportWidth <= 0 {
+		c.ViewportWidth = surface.ViewportWidthDefault
+	}
+	if c.ViewportHeight <= 0 {
+		c.ViewportHeight = surface.ViewportHeightDefault
 	}
 	return c
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -21,7 +22,8 @@ type conn struct {
 	rod   *rod.Browser
 	ws    *cdp.WebSocket
 	wsURL string
-	proc  *process // nil when attached to a browser someone else started
+	proc  *process   // nil when attached to a browser someone else started
+	wire  *capDialer // caps each message read (wirecap.go)
 
 	// ctx ends with cause ErrBrowserGone when the connection ends; every binding's
 	// context derives from it, so in-flight work fails at once.
@@ -37,6 +39,14 @@ type conn struct {
 	// closed holds targets Ghostlight closed: the browser may still list them
 	// for a moment, and they must never be adopted.
 	closed map[proto.TargetTargetID]bool
+	// guards are the auto-attached sessions the host boundary holds requests
+	// on, by session and by target (attach.go); creating counts tabs being
+	// created, whose paused target may attach before its id is known.
+	guards    map[proto.TargetSessionID]*guard
+	guardOf   map[proto.TargetTargetID]*guard
+	creating  int
+	guardWake chan struct{} // closed (and replaced) when a guard attaches
+	between   Boundary      // the latest call's configured boundary, for shared workers
 }
 
 // dial opens the websocket and starts rod on top of a tapped transport, so that the
@@ -51,7 +61,8 @@ func (b *Browser) dial(ctx context.Context, wsURL string) (*conn, error) {
 		bySession: map[proto.TargetSessionID]*binding{},
 	}
 	c.ctx, c.cancel = context.WithCancelCause(context.Background())
-	ws := &cdp.WebSocket{}
+	c.wire = &capDialer{tls: strings.HasPrefix(wsURL, "wss:"), max: wireMessageMax}
+	ws := &cdp.WebSocket{Dialer: c.wire}
 	if err := ws.Connect(ctx, wsURL, nil); err != nil {
 		c.cancel(ErrBrowserGone)
 		return nil, err
@@ -80,6 +91,11 @@ func (b *Browser) dial(ctx context.Context, wsURL string) (*conn, error) {
 		return nil, context.Cause(ctx)
 	}
 	c.rod = rb
+	// Every page is paused at creation until its guard holds its requests.
+	if err := c.startGuards(ctx); err != nil {
+		c.die()
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -119,6 +135,32 @@ func (c *conn) adoptProcess(p *process) bool {
 	}
 	c.proc = p
 	return true
+}
+
+// letGo releases a tab without closing it: its session is detached (dropping every
+// emulation Ghostlight set on it) and the connection forgets it, without remembering
+// it as closed, so the person keeps using it and a later session may adopt it again.
+func (c *conn) letGo(ctx context.Context, bd *binding) {
+	c.mu.Lock()
+	if c.byTarget[bd.targetID] == bd {
+		delete(c.byTarget, bd.targetID)
+	}
+	for s, b := range c.bySession {
+		if b == bd {
+			delete(c.bySession, s)
+		}
+	}
+	c.mu.Unlock()
+	bd.mu.Lock()
+	session := bd.session
+	bd.mu.Unlock()
+	bd.markGone(ErrTabClosed)
+	if session != "" {
+		_ = proto.TargetDetachFromTarget{SessionID: session}.Call(c.call(ctx, ""))
+	}
+	// rod caches the page by target: a later adoption must attach afresh, not reuse
+	// the detached session.
+	c.rod.RemoveState(bd.targetID)
 }
 
 func (c *conn) alive() bool {
@@ -174,14 +216,18 @@ func (t *tapSocket) Read() ([]byte, error) {
 		t.c.die()
 		return nil, err
 	}
-	if method := eventMethod(data); method != "" && trackedEvents[method] {
+	if method := eventMethod(data); method != "" && (trackedEvents[method] || observing(method)) {
 		var msg struct {
 			Method    string          `json:"method"`
 			SessionID string          `json:"sessionId"`
 			Params    json.RawMessage `json:"params"`
 		}
 		if json.Unmarshal(data, &msg) == nil {
-			t.c.onEvent(msg.Method, proto.TargetSessionID(msg.SessionID), msg.Params)
+			if trackedEvents[method] {
+				t.c.onEvent(msg.Method, proto.TargetSessionID(msg.SessionID), msg.Params)
+			}
+			// Observers see the event after the tab's own state took it (observe.go).
+			dispatchObserved(proto.TargetSessionID(msg.SessionID), msg.Method, msg.Params)
 		}
 	}
 	return data, nil
@@ -216,4 +262,10 @@ var trackedEvents = map[string]bool{
 	"Page.javascriptDialogOpening": true,
 	"Page.javascriptDialogClosed":  true,
 	"Inspector.detached":           true,
+	"Inspector.targetCrashed":      true,
+	"Target.targetCrashed":         true,
+	"Page.windowOpen":              true,
+	// Guard sessions (attach.go); on other sessions they are passed by.
+	"Fetch.requestPaused":      true,
+	"Network.webSocketCreated": true,
 }

@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -64,4 +65,31 @@ func resolveEndpoint(ctx context.Context, endpoint string) (string, error) {
 		ws.Scheme = "ws"
 	}
 	return ws.String(), nil
+}
+
+// EndpointHost is the host:port of a configured endpoint, as a refusal names it (never
+// its path or credentials); the endpoint as written when it does not parse.
+func EndpointHost(endpoint string) string {
+	e := strings.TrimSpace(endpoint)
+	if !strings.Contains(e, "://") {
+		e = "http://" + e
+	}
+	if u, err := url.Parse(e); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return strings.TrimSpace(endpoint)
+}
+
+// connectionError is the error a connection attempt met, without the request line Go's
+// HTTP client wraps around it ("Get \"http://…/json/version\": dial tcp …" becomes
+// "dial tcp …: connection refused").
+func connectionError(err error) error {
+	if err == nil {
+		return errors.New("no DevTools endpoint answered")
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		return ue.Err
+	}
+	return err
 }

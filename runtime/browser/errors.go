@@ -28,6 +28,10 @@ const (
 	KindCanceled                    // the caller cancelled the call
 	KindNavigation                  // the navigation failed with a network error
 	KindInvalidArgument             // an argument is outside the configured limits
+	KindTabCrashed                  // the tab's page crashed; navigating its handle reloads it
+	KindOwnedElsewhere              // the browser registration belongs to another Ghostlight installation
+	KindUnreachable                 // the configured DevTools endpoint could not be reached
+	KindHostDenied                  // the host boundary stopped the navigation before it left the browser
 )
 
 var kindNames = [...]string{
@@ -47,6 +51,10 @@ var kindNames = [...]string{
 	KindCanceled:        "canceled",
 	KindNavigation:      "navigation",
 	KindInvalidArgument: "invalid_argument",
+	KindTabCrashed:      "tab_crashed",
+	KindOwnedElsewhere:  "owned_elsewhere",
+	KindUnreachable:     "unreachable",
+	KindHostDenied:      "host_denied",
 }
 
 func (k Kind) String() string {
@@ -56,15 +64,30 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind(%d)", int(k))
 }
 
+// Remedy is what a person does so that a refused startup can succeed.
+type Remedy int
+
+// Remedies of KindStartupManual.
+const (
+	RemedyOpen           Remedy = iota // open one of Browsers, prepared (ghostlight open)
+	RemedyInstall                      // prepare the installed browsers (ghostlight install), then open one
+	RemedyGetBrowser                   // install a Chromium-family browser; auto then launches it
+	RemedyGetBrowserOpen               // install one, prepare it and open it (startup never launches)
+)
+
 // Error is the only error type the executor returns from its public methods.
 type Error struct {
 	Kind Kind
 	Op   string // the executor operation, e.g. "navigate"
 	// Tab is the handle involved, when there is one.
 	Tab string
-	// Browsers names the installed browsers found, for KindStartupManual.
+	// Browsers names the installed browsers found, for KindStartupManual: the prepared
+	// ones to open (RemedyOpen), else every one found.
 	Browsers []Installed
-	// Endpoint is the configured DevTools endpoint, when connecting to one failed.
+	// Remedy is what the person does first, for KindStartupManual.
+	Remedy Remedy
+	// Endpoint is the configured DevTools endpoint, when connecting to one failed
+	// (KindUnreachable; Err is the connection error).
 	Endpoint string
 	// NetError is the browser's network error text for KindNavigation (e.g. "net::ERR_CONNECTION_REFUSED").
 	NetError string
@@ -72,7 +95,13 @@ type Error struct {
 	Dialog *DialogState
 	// Landing is the tab's state when the call ended, when the call got far enough to observe it.
 	Landing *Landing
-	Err     error
+	// Host and Layer name the host a KindHostDenied navigation was for and the
+	// layer whose boundary stopped it.
+	Host, Layer string
+	// Sent: the call's command reached the browser before it failed, so its effect may
+	// still happen (a timed-out navigation can commit later).
+	Sent bool
+	Err  error
 }
 
 func (e *Error) Error() string {
@@ -119,7 +148,22 @@ var (
 	ErrTabClosed = errors.New("tab closed")
 	// ErrBrowserGone is the cancellation cause when the browser connection ended.
 	ErrBrowserGone = errors.New("browser connection ended")
+	// ErrTabCrashed is the cancellation cause when the tab's renderer crashed.
+	ErrTabCrashed = errors.New("tab crashed")
 )
+
+// GoneCause is why ctx ended when the tab or the browser went away under it
+// (ErrTabCrashed, ErrTabClosed or ErrBrowserGone), and nil otherwise. A loop that
+// watches ctx (a wait, a settle) reports this instead of "did not happen in time".
+func GoneCause(ctx context.Context) error {
+	c := context.Cause(ctx)
+	for _, gone := range []error{ErrTabCrashed, ErrTabClosed, ErrBrowserGone} {
+		if errors.Is(c, gone) {
+			return gone
+		}
+	}
+	return nil
+}
 
 // classify turns any failure of op into an *Error, reading the context's cause first so
 // that a dialog, a closed tab or a dead browser is reported as what it is.
@@ -135,6 +179,8 @@ func classify(ctx context.Context, op, tab string, err error) error {
 	switch {
 	case errors.Is(err, ErrBrowserGone) || errors.Is(cause, ErrBrowserGone):
 		return &Error{Kind: KindBrowserGone, Op: op, Tab: tab, Err: err}
+	case errors.Is(err, ErrTabCrashed) || errors.Is(cause, ErrTabCrashed):
+		return &Error{Kind: KindTabCrashed, Op: op, Tab: tab, Err: err}
 	case errors.Is(err, ErrTabClosed) || errors.Is(cause, ErrTabClosed):
 		return &Error{Kind: KindTabGone, Op: op, Tab: tab, Err: err}
 	case errors.Is(err, ErrDialogOpened) || errors.Is(cause, ErrDialogOpened):

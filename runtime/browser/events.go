@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 
@@ -12,11 +13,8 @@ import (
 func (c *conn) onEvent(method string, session proto.TargetSessionID, params json.RawMessage) {
 	switch method {
 	case "Target.targetCreated":
-		var e proto.TargetTargetCreated
-		if json.Unmarshal(params, &e) == nil && e.TargetInfo != nil &&
-			e.TargetInfo.Type == proto.TargetTargetInfoTypePage && e.TargetInfo.OpenerID != "" {
-			c.adoptOpened(e.TargetInfo)
-		}
+		// A page's own popups are adopted by their guard when their first
+		// document commits (attach.go), never before the boundary decided it.
 	case "Target.targetDestroyed":
 		var e proto.TargetTargetDestroyed
 		if json.Unmarshal(params, &e) == nil {
@@ -27,11 +25,16 @@ func (c *conn) onEvent(method string, session proto.TargetSessionID, params json
 		if json.Unmarshal(params, &e) == nil && e.TargetInfo != nil {
 			if bd := c.byTargetID(e.TargetInfo.TargetID); bd != nil {
 				bd.mu.Lock()
-				bd.title = e.TargetInfo.Title
+				bd.title = boundTitle(e.TargetInfo.Title)
 				bd.mu.Unlock()
 			}
+			c.noteGuardURL(e.TargetInfo.TargetID, e.TargetInfo.URL)
 		}
 	case "Target.attachedToTarget":
+		var ae attachedEvent
+		if json.Unmarshal(params, &ae) == nil && c.onAttached(session, &ae) {
+			return // a guard session (attach.go)
+		}
 		var e proto.TargetAttachedToTarget
 		// Only root sessions of our own targets; auto-attached children carry a parent session.
 		if session == "" && json.Unmarshal(params, &e) == nil && e.TargetInfo != nil {
@@ -49,6 +52,10 @@ func (c *conn) onEvent(method string, session proto.TargetSessionID, params json
 		}
 	case "Target.detachedFromTarget":
 		var e proto.TargetDetachedFromTarget
+		if json.Unmarshal(params, &e) == nil && c.guardBySession(e.SessionID) != nil {
+			c.dropGuard(e.SessionID)
+			return
+		}
 		if session == "" && json.Unmarshal(params, &e) == nil {
 			if bd := c.bySessionID(e.SessionID); bd != nil {
 				c.targetGone(bd.targetID)
@@ -58,8 +65,30 @@ func (c *conn) onEvent(method string, session proto.TargetSessionID, params json
 		if bd := c.bySessionID(session); bd != nil {
 			c.targetGone(bd.targetID)
 		}
-	default:
+	case "Inspector.targetCrashed":
 		if bd := c.bySessionID(session); bd != nil {
+			c.targetCrashed(bd.targetID)
+		}
+	case "Target.targetCrashed":
+		var e struct {
+			TargetID proto.TargetTargetID `json:"targetId"`
+		}
+		if json.Unmarshal(params, &e) == nil {
+			c.targetCrashed(e.TargetID)
+		}
+	case "Page.windowOpen":
+		// It precedes the opened target's Target.targetCreated (measured), which
+		// takes the gesture back in adoptOpened.
+		var e struct {
+			UserGesture bool `json:"userGesture"`
+		}
+		if bd := c.bySessionID(session); bd != nil && json.Unmarshal(params, &e) == nil {
+			bd.tab.noteWindowOpen(e.UserGesture)
+		}
+	default:
+		if g := c.guardBySession(session); g != nil {
+			c.onGuardEvent(g, method, params)
+		} else if bd := c.bySessionID(session); bd != nil {
 			bd.onPageEvent(method, params)
 		}
 	}
@@ -79,7 +108,7 @@ func (bd *binding) onPageEvent(method string, params json.RawMessage) {
 		if e.Frame.UnreachableURL != "" { // an error page: report the address that failed
 			u = e.Frame.UnreachableURL
 		}
-		bd.commitLocked(e.Frame.LoaderID, u)
+		bd.commitLocked(e.Frame.LoaderID, boundURL(u))
 		if e.Type == proto.PageNavigationTypeBackForwardCacheRestore {
 			// A restored document fires no lifecycle events: it is already loaded.
 			bd.levels[e.Frame.LoaderID] = levelComplete
@@ -90,7 +119,7 @@ func (bd *binding) onPageEvent(method string, params json.RawMessage) {
 		if json.Unmarshal(params, &e) != nil || e.FrameID != bd.frameID {
 			return
 		}
-		bd.url = e.URL
+		bd.url = boundURL(e.URL)
 		bd.navSeq++
 		bd.notify()
 	case "Page.lifecycleEvent":
@@ -132,9 +161,9 @@ func (bd *binding) onPageEvent(method string, params json.RawMessage) {
 		}
 		bd.dialog = &DialogState{
 			Type:          string(e.Type),
-			Message:       e.Message,
-			DefaultPrompt: e.DefaultPrompt,
-			URL:           e.URL,
+			Message:       boundText(e.Message, dialogTextChars),
+			DefaultPrompt: boundText(e.DefaultPrompt, dialogTextChars),
+			URL:           boundURL(e.URL),
 			Opened:        time.Now(),
 		}
 		for g := range bd.guards {
@@ -173,6 +202,38 @@ func (c *conn) registerSession(bd *binding, id proto.TargetSessionID) {
 
 // targetGone forgets a target and marks its binding gone.
 func (c *conn) targetGone(id proto.TargetTargetID) {
+	if bd := c.forget(id); bd != nil {
+		bd.markGone(ErrTabClosed)
+	}
+}
+
+// targetCrashed marks the binding of a target whose renderer died: the call in
+// flight ends at once (cause ErrTabCrashed), later calls on the slot are refused
+// as crashed until navigation rebinds it, and the dead tab (an error page that no
+// call can use) is closed. Runs in the read loop: the close is not awaited.
+func (c *conn) targetCrashed(id proto.TargetTargetID) {
+	bd := c.forget(id)
+	if bd == nil {
+		return
+	}
+	bd.markGone(ErrTabCrashed)
+	c.b.log.Warn("tab crashed", "tab", bd.tab.handle)
+	c.closeAsync(id)
+}
+
+// closeAsync closes a target without waiting for the browser (the read loop
+// must never wait).
+func (c *conn) closeAsync(id proto.TargetTargetID) {
+	go func() {
+		ctx, cancel := context.WithTimeout(c.ctx, c.b.cfg.CloseTimeout)
+		defer cancel()
+		_, _ = proto.TargetCloseTarget{TargetID: id}.Call(c.call(ctx, ""))
+	}()
+}
+
+// forget drops a target from the connection's maps, remembers it as closed (never
+// to be adopted) and returns its binding, if it had one.
+func (c *conn) forget(id proto.TargetTargetID) *binding {
 	c.mu.Lock()
 	if c.closed == nil || len(c.closed) >= maxClosedRemembered {
 		// Targets closed long ago are no longer listed: forget them.
@@ -189,31 +250,7 @@ func (c *conn) targetGone(id proto.TargetTargetID) {
 		}
 	}
 	c.mu.Unlock()
-	if bd != nil {
-		bd.markGone(ErrTabClosed)
-	}
-}
-
-// adoptOpened gives a page opened by an owned tab (window.open, target=_blank) to the
-// opener's workspace, under a new handle.
-func (c *conn) adoptOpened(info *proto.TargetTargetInfo) {
-	c.mu.Lock()
-	opener := c.byTarget[info.OpenerID]
-	known := c.byTarget[info.TargetID] != nil
-	c.mu.Unlock()
-	if opener == nil || known {
-		return
-	}
-	ws := opener.tab.ws
-	t := ws.newSlot()
-	if t == nil { // workspace released
-		return
-	}
-	if _, err := c.bind(t, info.TargetID, false); err != nil {
-		ws.dropSlot(t)
-		return
-	}
-	opener.tab.addOpened(t)
+	return bd
 }
 
 // maxClosedRemembered bounds the closed-target memory of one connection.

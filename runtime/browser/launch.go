@@ -3,78 +3,79 @@ package browser
 import (
 	"context"
 	"errors"
-	"github.com/go-rod/rod"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/launcher/flags"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // process is a Chromium this executor launched, with everything it must remove.
 type process struct {
 	pid    int
-	root   string        // temp dir holding profile, XDG config and TMPDIR
+	root   string        // the owned dir holding profile and XDG config
+	dirs   []*OwnedDir   // root's, then the browser's private TMPDIR
 	exited chan struct{} // closed when the browser process has exited
+
+	mu     sync.Mutex
+	insets [2]int // outer window size minus viewport size, once measured (viewport.go)
 }
 
-const rootPrefix = "ghostlight-chromium-"
+// disabledFeatures keeps rod's TranslateUI and drops the omnibox popup WebUI targets
+// that every new window of new-headless Chromium would otherwise spawn (two renderers'
+// worth of "browser_ui" targets per window, measured). Site isolation stays on (rod
+// disables it): cross-site frames run in their own processes, reached through their
+// own targets (attach.go, frames.go). The back-forward cache is off: a page restored
+// from it sends no request, so the host boundary could not hold a page's own
+// history.back() to a host outside the call's authority.
+var disabledFeatures = []string{"TranslateUI", "WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "BackForwardCache"}
 
-// sweepStale removes profile dirs a previous executor could not (its process was
-// killed): only our own prefix, only when the profile's lock names this host and a
-// process that no longer exists.
-func sweepStale(tempDir string) {
-	if tempDir == "" {
-		tempDir = os.TempDir()
-	}
-	host, err := os.Hostname()
-	if err != nil {
-		return
-	}
-	dirs, _ := filepath.Glob(filepath.Join(tempDir, rootPrefix+"*"))
-	for _, d := range dirs {
-		lock, err := os.Readlink(filepath.Join(d, "profile", "SingletonLock"))
-		if err != nil {
-			continue
-		}
-		i := strings.LastIndexByte(lock, '-')
-		if i <= 0 || lock[:i] != host {
-			continue
-		}
-		pid, err := strconv.Atoi(lock[i+1:])
-		if err != nil || pid <= 0 || pidAlive(pid) {
-			continue
-		}
-		_ = os.RemoveAll(d)
-	}
-}
-
-// disabledFeatures keeps rod's defaults and drops the omnibox popup WebUI targets that
-// every new window of new-headless Chromium would otherwise spawn (two renderers' worth
-// of "browser_ui" targets per window, measured).
-var disabledFeatures = []string{"site-per-process", "TranslateUI", "WebUIOmniboxPopup", "WebUIOmniboxAimPopup"}
+// LaunchFailedLog is the message of the log line a failed launch writes; refusals point
+// people at it.
+const LaunchFailedLog = "browser launch failed"
 
 // launch starts bin with a fresh profile and returns the DevTools websocket URL.
 // Rod never downloads a browser here: the binary is always explicit.
+//
+// The profile and XDG config live in one owned dir under TempDir. The browser's TMPDIR is
+// a second, short owned dir (under TempDir when Chromium's socket paths fit there, else
+// under /tmp), so a long TMPDIR never makes Chromium abort with "Socket path too long".
 func launch(ctx context.Context, cfg Config, bin string) (*process, string, error) {
-	sweepStale(cfg.TempDir)
-	root, err := os.MkdirTemp(cfg.TempDir, rootPrefix)
+	SweepStale(cfg.TempDir)
+	base := tempBase(cfg.TempDir)
+	rootDir, err := MakeOwnedDir(base, ProfilePrefix)
 	if err != nil {
-		return nil, "", err
+		return nil, "", launchFailed(cfg, bin, "", err, "its profile directory could not be made in "+base)
 	}
+	tmpDir, err := MakeOwnedDir(browserTmpBase(base), ChromiumTmpPrefix)
+	if err != nil {
+		_ = rootDir.Remove()
+		return nil, "", launchFailed(cfg, bin, "", err, "its temp directory could not be made")
+	}
+	dirs := []*OwnedDir{rootDir, tmpDir}
+	removeDirs := func() {
+		for _, d := range dirs {
+			_ = d.Remove()
+		}
+	}
+	root := rootDir.Path()
 	profile := filepath.Join(root, "profile")
 	xdg := filepath.Join(root, "xdg")
-	tmp := filepath.Join(root, "tmp")
-	for _, d := range []string{profile, xdg, tmp} {
+	for _, d := range []string{profile, xdg} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
-			_ = os.RemoveAll(root)
-			return nil, "", err
+			removeDirs()
+			return nil, "", launchFailed(cfg, bin, "", err, "its profile directory could not be made in "+base)
 		}
 	}
 
+	out := &startOutput{max: surface.LaunchOutputBytesMax}
 	l := launcher.New().Context(ctx).
 		Bin(launchable(bin)).
 		UserDataDir(profile).
@@ -82,16 +83,22 @@ func launch(ctx context.Context, cfg Config, bin string) (*process, string, erro
 		Leakless(true).
 		Devtools(false).
 		RemoteDebuggingPort(0).
+		Logger(out).
 		Delete(flags.ProxyServer).
+		Delete("disable-site-isolation-trials"). // rod's default turns site isolation off
 		Set("disable-gpu").
 		Set("disable-background-networking").
 		Set("disable-component-update").
 		Set("disable-sync").
 		Set("no-first-run").
 		Set("disable-quic").
-		// Crash reports and temp files land in root instead of $HOME/.config and /tmp, so
-		// removing root removes every trace of the run.
-		Env(append(os.Environ(), "XDG_CONFIG_HOME="+xdg, "TMPDIR="+tmp)...)
+		// Windows the browser sizes by itself (a page's popup without a size) get the
+		// viewport's size as their outer size; windows Ghostlight opens are fitted exactly
+		// (fitViewport), and a tab a page opens from one inherits its window.
+		Set("window-size", strconv.Itoa(cfg.ViewportWidth)+","+strconv.Itoa(cfg.ViewportHeight)).
+		// Crash reports and temp files land in owned dirs instead of $HOME/.config and
+		// /tmp, so removing those removes every trace of the run.
+		Env(append(os.Environ(), "XDG_CONFIG_HOME="+xdg, "TMPDIR="+tmpDir.Path())...)
 	if os.Geteuid() == 0 {
 		l.Set(flags.NoSandbox) // Chromium refuses to run as root with its sandbox
 	}
@@ -113,15 +120,19 @@ func launch(ctx context.Context, cfg Config, bin string) (*process, string, erro
 	l.Set("disable-features", disabled...)
 
 	u, err := l.Launch()
+	printed := out.stop()
 	if err != nil {
 		if pid := l.PID(); pid > 0 {
 			killGroup(pid)
 		}
 		killByArg(root)
-		_ = os.RemoveAll(root)
-		return nil, "", err
+		removeDirs()
+		if ctx.Err() != nil {
+			err = errors.Join(err, context.Cause(ctx))
+		}
+		return nil, "", launchFailed(cfg, bin, printed, err, "")
 	}
-	p := &process{pid: l.PID(), root: root, exited: make(chan struct{})}
+	p := &process{pid: l.PID(), root: root, dirs: dirs, exited: make(chan struct{})}
 	go func() {
 		l.Cleanup() // waits for the process to exit, then removes the profile
 		close(p.exited)
@@ -130,7 +141,7 @@ func launch(ctx context.Context, cfg Config, bin string) (*process, string, erro
 }
 
 // stop kills the browser's process group and anything else still naming its profile,
-// waits (bounded) for the exit, and removes the temp dir.
+// waits (bounded) for the exit, and removes its temp dirs.
 func (p *process) stop(wait time.Duration) error {
 	killGroup(p.pid)
 	killByArg(p.root)
@@ -142,14 +153,16 @@ func (p *process) stop(wait time.Duration) error {
 	}
 	// Helpers (zygote, crashpad) may outlive the main process briefly.
 	killByArg(p.root)
-	var err error
-	for range 5 {
-		if err = os.RemoveAll(p.root); err == nil {
-			return nil
+	var errs []error
+	for _, d := range p.dirs {
+		if err := d.Remove(); err != nil {
+			errs = append(errs, err)
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
-	return errors.Join(errors.New("removing browser profile"), err)
+	if len(errs) > 0 {
+		return errors.Join(append([]error{errors.New("removing browser temp dirs")}, errs...)...)
+	}
+	return nil
 }
 
 // Launch starts a browser exactly as the executor does (same flags, private

@@ -35,6 +35,9 @@ func TestManualWithoutEndpointRefusesNamingBrowsers(t *testing.T) {
 
 func TestAutoWithoutBrowserRefusesManual(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
+	saved := searchPlaces // nor at the standard locations
+	searchPlaces = Places{Root: t.TempDir(), Home: t.TempDir()}
+	t.Cleanup(func() { searchPlaces = saved })
 	b := New(Config{Startup: StartupAuto, Headless: true})
 	defer b.Close()
 	_, err := b.Workspace("a").Tabs(ctxT(t, 5*time.Second))
@@ -44,11 +47,11 @@ func TestAutoWithoutBrowserRefusesManual(t *testing.T) {
 	}
 }
 
-func TestConnectUnreachableEndpointRefusesManual(t *testing.T) {
+func TestConnectUnreachableEndpointRefusesUnreachable(t *testing.T) {
 	b := New(Config{Startup: StartupConnect, Endpoint: "http://127.0.0.1:1"})
 	defer b.Close()
 	_, err := b.Workspace("c").Tabs(ctxT(t, 5*time.Second))
-	e := wantKind(t, err, KindStartupManual)
+	e := wantKind(t, err, KindUnreachable)
 	if e.Endpoint != "http://127.0.0.1:1" || e.Err == nil {
 		t.Fatalf("refusal should carry the endpoint and the dial error: %+v", e)
 	}
@@ -215,14 +218,12 @@ func killPID(t *testing.T, pid int) {
 	}
 }
 
-func TestSweepStaleProfiles(t *testing.T) {
+// TestSweepLegacyProfiles: profile dirs made before owner markers are judged by
+// Chromium's SingletonLock: removed only when it names this host and a dead process.
+func TestSweepLegacyProfiles(t *testing.T) {
 	dir := t.TempDir()
 	host, _ := os.Hostname()
-	cmd := exec.Command("true")
-	if err := cmd.Run(); err != nil {
-		t.Fatal(err)
-	}
-	dead := cmd.Process.Pid
+	dead := deadPID(t)
 	mk := func(name, lock string) string {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Join(p, "profile"), 0o700); err != nil {
@@ -235,12 +236,12 @@ func TestSweepStaleProfiles(t *testing.T) {
 		}
 		return p
 	}
-	stale := mk(rootPrefix+"dead", fmt.Sprintf("%s-%d", host, dead))
-	live := mk(rootPrefix+"live", fmt.Sprintf("%s-%d", host, os.Getpid()))
-	other := mk(rootPrefix+"otherhost", fmt.Sprintf("elsewhere-%d", dead))
+	stale := mk(ProfilePrefix+"dead", fmt.Sprintf("%s-%d", host, dead))
+	live := mk(ProfilePrefix+"live", fmt.Sprintf("%s-%d", host, os.Getpid()))
+	other := mk(ProfilePrefix+"otherhost", fmt.Sprintf("elsewhere-%d", dead))
 	foreign := mk("not-ours", fmt.Sprintf("%s-%d", host, dead))
-	starting := mk(rootPrefix+"nolock", "")
-	sweepStale(dir)
+	starting := mk(ProfilePrefix+"nolock", "")
+	sweepIn(dir)
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Fatal("a profile whose browser is gone should be removed")
 	}
@@ -249,4 +250,14 @@ func TestSweepStaleProfiles(t *testing.T) {
 			t.Fatalf("%s must be kept: %v", keep, err)
 		}
 	}
+}
+
+// deadPID is the pid of a process that has exited (and been reaped).
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
 }

@@ -20,6 +20,16 @@ type Landing struct {
 	// Dialog is a dialog that opened during the call and now blocks the page; the call
 	// returned instead of waiting for the load it prevents.
 	Dialog *DialogState
+	// Loading is set when the call's deadline passed with the new document interactive
+	// but its load event still pending (a subresource that never finishes): the call
+	// succeeded at readiness interactive, and this says what is still loading.
+	Loading *Loading
+}
+
+// Loading counts what an interactive document still loads when its call ended.
+type Loading struct {
+	Images int // <img> elements not complete
+	Frames int // same-origin frames not complete (cross-origin ones cannot be read)
 }
 
 // NavigateOptions shape one navigation.
@@ -60,7 +70,7 @@ func (bd *binding) navigate(ctx context.Context, rawURL string, o NavigateOption
 		return Landing{}, err
 	}
 	bd.mu.Lock()
-	genBefore, navBefore := bd.tab.gen.Load(), bd.navSeq
+	genBefore, navBefore, blocksBefore := bd.tab.gen.Load(), bd.navSeq, bd.blocks
 	bd.mu.Unlock()
 
 	var nav *proto.PageNavigateResult // set by run once the command returned
@@ -74,6 +84,8 @@ func (bd *binding) navigate(ctx context.Context, rawURL string, o NavigateOption
 		switch {
 		case nav == nil || nav.ErrorText != "":
 			return true
+		case bd.blocks > blocksBefore && bd.lastBlock.loader == string(nav.LoaderID):
+			return true // a later hop was stopped
 		case nav.LoaderID == "": // same-document: its event can trail the response
 			return bd.navSeq > navBefore
 		case bd.loaderID == nav.LoaderID:
@@ -90,11 +102,24 @@ func (bd *binding) navigate(ctx context.Context, rawURL string, o NavigateOption
 		defer bd.mu.Unlock()
 		return nav != nil && (nav.LoaderID == "" && nav.ErrorText == "" || bd.committed[nav.LoaderID])
 	}
+	if b, ok := bd.blockedSince(blocksBefore); ok && (nav == nil || nav.LoaderID == "" || b.loader == string(nav.LoaderID) || nav.ErrorText != "") {
+		// The boundary failed a hop of this navigation inside the browser: the
+		// site received nothing and the tab stayed on its page.
+		return bd.fail(ctx, op, &Error{Kind: KindHostDenied, Host: b.Host, Layer: b.Layer}, false)
+	}
 	switch {
 	case p.refused:
 		return bd.fail(ctx, op, &Error{Kind: KindBeforeUnload, Dialog: p.bu}, false)
 	case err != nil:
-		return bd.fail(ctx, op, err, committed())
+		if ours := nav != nil && nav.ErrorText == "" && nav.LoaderID != "" && p.cmdDone; ours {
+			if land, ok := bd.interactiveAtDeadline(ctx, err, func() bool {
+				return bd.loaderID == nav.LoaderID || bd.committed[nav.LoaderID]
+			}); ok {
+				bd.dropFreshBlank(ctx, genBefore)
+				return land, nil
+			}
+		}
+		return sent(bd.fail(ctx, op, err, committed()))
 	case nav == nil: // a dialog opened before the command even returned
 		land := bd.observe(ctx)
 		land.Dialog = dialog
@@ -124,7 +149,7 @@ func (bd *binding) history(ctx context.Context, action string, bypassCache bool)
 		return Landing{}, err
 	}
 	bd.mu.Lock()
-	navBefore, genBefore := bd.navSeq, bd.tab.gen.Load()
+	navBefore, genBefore, blocksBefore := bd.navSeq, bd.tab.gen.Load(), bd.blocks
 	bd.mu.Unlock()
 
 	var cmd func(context.Context) error
@@ -142,6 +167,14 @@ func (bd *binding) history(ctx context.Context, action string, bypassCache bool)
 			return bd.fail(ctx, op, &Error{Kind: KindNoHistoryEntry}, false)
 		}
 		id := h.Entries[idx].ID
+		// A move to a page kept in the back-forward cache sends no request the
+		// boundary could hold: the entry itself is checked before the move.
+		if host, ok := requestHost(h.Entries[idx].URL); ok {
+			if allowed, layer := bd.tab.bound.now().admit(host, RequestNavigation); !allowed {
+				b := bd.tab.ws.blocked.add(Blocked{Tab: bd.tab.handle, Host: host, Layer: layer, Kind: RequestNavigation})
+				return bd.fail(ctx, op, &Error{Kind: KindHostDenied, Host: b.Host, Layer: b.Layer}, false)
+			}
+		}
 		cmd = func(ctx context.Context) error {
 			return proto.PageNavigateToHistoryEntry{EntryID: id}.Call(bd.call(ctx))
 		}
@@ -156,6 +189,9 @@ func (bd *binding) history(ctx context.Context, action string, bypassCache bool)
 	p := &pending{bd: bd, done: make(chan cmdResult, 1)}
 	go func() { p.done <- cmdResult{nil, cmd(ctx)} }()
 	dialog, err := p.run(ctx, func() bool {
+		if bd.blocks > blocksBefore { // the boundary stopped the move
+			return true
+		}
 		if action == HistoryReload { // always a new document
 			return bd.tab.gen.Load() > genBefore && bd.level() >= levelComplete
 		}
@@ -166,11 +202,19 @@ func (bd *binding) history(ctx context.Context, action string, bypassCache bool)
 		defer bd.mu.Unlock()
 		return bd.navSeq > navBefore
 	}
+	if b, ok := bd.blockedSince(blocksBefore); ok && !moved() {
+		return bd.fail(ctx, op, &Error{Kind: KindHostDenied, Host: b.Host, Layer: b.Layer}, false)
+	}
 	switch {
 	case p.refused:
 		return bd.fail(ctx, op, &Error{Kind: KindBeforeUnload, Dialog: p.bu}, false)
 	case err != nil:
-		return bd.fail(ctx, op, err, moved())
+		if land, ok := bd.interactiveAtDeadline(ctx, err, func() bool {
+			return bd.tab.gen.Load() > genBefore
+		}); ok {
+			return land, nil
+		}
+		return sent(bd.fail(ctx, op, err, moved()))
 	}
 	land := bd.observe(ctx)
 	land.Committed = true
@@ -249,6 +293,43 @@ func (p *pending) run(ctx context.Context, goal func() bool) (*DialogState, erro
 	}
 }
 
+// interactiveAtDeadline turns a navigation whose deadline passed into a success when
+// its new document (ours, read with mu held) is current and at least interactive: a
+// subresource that never loads must not make a usable page a failure. The landing says
+// what is still loading.
+func (bd *binding) interactiveAtDeadline(ctx context.Context, err error, ours func() bool) (Landing, bool) {
+	if !errors.Is(err, context.DeadlineExceeded) {
+		return Landing{}, false
+	}
+	bd.mu.Lock()
+	ok := bd.gone == nil && bd.dialog == nil && ours() && bd.level() >= levelInteractive
+	bd.mu.Unlock()
+	if !ok {
+		return Landing{}, false
+	}
+	land := bd.observe(ctx)
+	land.Committed = true
+	land.Loading = bd.stillLoading(ctx)
+	return land, true
+}
+
+// stillLoading counts the document's unfinished images and same-origin frames, within
+// the observation budget; zero counts when the page does not answer.
+func (bd *binding) stillLoading(ctx context.Context) *Loading {
+	c, cancel := bd.observeContext(ctx)
+	defer cancel()
+	var n [2]int
+	_ = bd.evalJSON(c, `JSON.stringify((() => {
+		let img = 0, frame = 0;
+		for (const i of document.images) if (!i.complete) img++;
+		for (const f of document.querySelectorAll("iframe, frame")) {
+			try { const d = f.contentDocument; if (d && d.readyState !== "complete") frame++; } catch (e) {}
+		}
+		return [img, frame];
+	})())`, &n)
+	return &Loading{Images: max(n[0], 0), Frames: max(n[1], 0)}
+}
+
 // refuseOpenDialog fails when a dialog already blocks the page: it must be answered first.
 func (bd *binding) refuseOpenDialog(ctx context.Context, op string) error {
 	d := bd.currentDialog()
@@ -273,6 +354,15 @@ func (bd *binding) fail(ctx context.Context, op string, err error, committed boo
 	l.Committed = committed
 	e.Landing = &l
 	return l, e
+}
+
+// sent marks a failure that came after the call's command went to the browser.
+func sent(l Landing, err error) (Landing, error) {
+	var e *Error
+	if errors.As(err, &e) {
+		e.Sent = true
+	}
+	return l, err
 }
 
 // netErrAborted is the one network error Chromium shows no error page for (downloads,
@@ -315,12 +405,12 @@ func (bd *binding) observe(ctx context.Context) Landing {
 	defer bd.mu.Unlock()
 	l := Landing{URL: bd.url, Title: bd.title, Generation: bd.tab.gen.Load(), Readiness: levelName(bd.level())}
 	if err == nil && info.TargetInfo != nil {
-		l.Title = info.TargetInfo.Title
+		l.Title = boundTitle(info.TargetInfo.Title)
 		bd.title = l.Title
 		// An error page reports chrome-error:// (or, mid-commit, nothing); the address
 		// that failed is more useful.
 		if u := info.TargetInfo.URL; u != "" && !strings.HasPrefix(u, "chrome-error:") {
-			l.URL = info.TargetInfo.URL
+			l.URL = boundURL(u)
 		}
 	}
 	if bd.dialog != nil {
@@ -328,4 +418,12 @@ func (bd *binding) observe(ctx context.Context) Landing {
 		l.Dialog = &d
 	}
 	return l
+}
+
+// blockedSince returns the latest of the tab's own navigations the boundary
+// stopped after the count before (false when none was).
+func (bd *binding) blockedSince(before uint64) (Blocked, bool) {
+	bd.mu.Lock()
+	defer bd.mu.Unlock()
+	return bd.lastBlock, bd.blocks > before
 }

@@ -70,6 +70,13 @@ func (ws *Workspace) Open(ctx context.Context, rawURL string, o OpenOptions) (Op
 		res.Tab, res.Created = t, true
 	}
 	res.Landing, err = res.Tab.Navigate(ctx, rawURL, NavigateOptions{DiscardBeforeUnload: o.DiscardBeforeUnload})
+	if res.Created && KindOf(err) == KindHostDenied {
+		// The boundary stopped the first navigation of a tab made for it: the
+		// tab goes too, so the call changed nothing.
+		_, _ = ws.Close(ctx, res.Tab.Handle())
+		ws.dropSlot(res.Tab)
+		res.Tab, res.Created, res.Landing = nil, false, Landing{}
+	}
 	return res, err
 }
 
@@ -107,17 +114,35 @@ func (ws *Workspace) Reopen(ctx context.Context, handle string) (t *Tab, recreat
 
 // createTarget opens a fresh about:blank tab in its own window and binds it to t. Own
 // windows keep every controlled tab visible, so rendering, animation frames and input
-// work in all of them at once (a background tab's rAF never fires).
+// work in all of them at once (a background tab's rAF never fires). In a launched
+// browser the window gets the configured viewport (viewport.go).
 func (ws *Workspace) createTarget(ctx context.Context, c *conn, t *Tab) error {
-	res, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true}.Call(c.call(ctx, ""))
+	ct := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true}
+	if w, h, ok := c.windowFor(); ok {
+		ct.Width, ct.Height = &w, &h
+	}
+	// The new page is paused until its guard holds its requests; until it is
+	// bound, a page attaching now may be this one (attach.go).
+	c.mu.Lock()
+	c.creating++
+	c.mu.Unlock()
+	res, err := ct.Call(c.call(ctx, ""))
 	if err != nil {
+		c.doneCreating()
 		return classify(ctx, "open", t.handle, withConn(c, err))
 	}
 	bd, err := c.bind(t, res.TargetID, true)
+	c.doneCreating()
 	if err != nil {
 		return classify(ctx, "open", t.handle, err)
 	}
+	if err := c.awaitGuard(ctx, res.TargetID); err != nil {
+		return classify(ctx, "open", t.handle, err)
+	}
 	if err := bd.awaitReady(ctx); err != nil {
+		return classify(ctx, "open", t.handle, err)
+	}
+	if err := bd.fitViewport(ctx); err != nil {
 		return classify(ctx, "open", t.handle, err)
 	}
 	return nil
@@ -136,6 +161,7 @@ func (c *conn) bindFree(t *Tab, id proto.TargetTargetID) (*binding, error) {
 func (c *conn) bindAs(t *Tab, id proto.TargetTargetID, fresh, onlyFree bool) (*binding, error) {
 	bd := newBinding(c, t, id)
 	bd.freshBlank = fresh
+	bd.adopted = onlyFree
 	c.mu.Lock()
 	if c.dead {
 		c.mu.Unlock()
@@ -205,7 +231,15 @@ func (ws *Workspace) adoptUnbound(ctx context.Context, c *conn, rawURL string) (
 	if err := bd.awaitReady(ctx); err != nil {
 		return nil, false, classify(ctx, "open", t.handle, err)
 	}
+	// A page no workspace owned had no interception: it has now.
+	c.guardBound(ctx, best.TargetID)
 	return t, exact, nil
+}
+
+func (c *conn) doneCreating() {
+	c.mu.Lock()
+	c.creating--
+	c.mu.Unlock()
 }
 
 // wasClosed reports whether Ghostlight closed the target (it may still be listed).

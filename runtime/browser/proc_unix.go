@@ -4,6 +4,7 @@ package browser
 
 import (
 	"errors"
+	"os"
 	"syscall"
 )
 
@@ -21,4 +22,14 @@ func killGroup(pid int) {
 func pidAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || !errors.Is(err, syscall.ESRCH)
+}
+
+// lockFile takes the exclusive flock that marks f's directory as owned by this process.
+func lockFile(f *os.File) error {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+}
+
+// tryLock reports whether f's flock was free (its owner is gone) and is now held by f.
+func tryLock(f *os.File) bool {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
 }

@@ -23,6 +23,74 @@ type Tab struct {
 	mu     sync.Mutex
 	bind   *binding
 	opened []*Tab
+	// gestures holds, in order, whether each window.open of this tab's page had a
+	// user gesture, until the opened target's creation event takes it.
+	gestures []bool
+	// refused counts opens of this tab's pages that were closed instead of
+	// adopted (boundary, session_tabs, gesture policy), for settling.
+	refused int
+
+	bound tabBoundary // the host boundary deciding its requests (boundary.go)
+}
+
+// refusedOpen records that a window this tab's page opened was closed, not adopted.
+func (t *Tab) refusedOpen() {
+	t.mu.Lock()
+	t.refused++
+	t.mu.Unlock()
+}
+
+// TakeRefusedOpens returns, once, how many windows this tab's pages opened were
+// closed instead of adopted since the previous call (settling counts them as
+// resolved opens).
+func (t *Tab) TakeRefusedOpens() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := t.refused
+	t.refused = 0
+	return n
+}
+
+// maxPendingOpens bounds the window-open records a tab keeps for targets not yet
+// created.
+const maxPendingOpens = 64
+
+func (t *Tab) noteWindowOpen(gesture bool) {
+	t.mu.Lock()
+	if len(t.gestures) >= maxPendingOpens {
+		t.gestures = t.gestures[1:]
+	}
+	t.gestures = append(t.gestures, gesture)
+	t.mu.Unlock()
+}
+
+// takeWindowOpen reports whether the oldest pending window.open had a user gesture
+// (false when none is pending: unknown counts as without).
+func (t *Tab) takeWindowOpen() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.gestures) == 0 {
+		return false
+	}
+	g := t.gestures[0]
+	t.gestures = t.gestures[1:]
+	return g
+}
+
+// Crashed reports whether the tab bound to the slot crashed (its renderer died) and
+// has not been navigated since. Calls on it fail with KindTabCrashed at once;
+// Workspace.Reopen (navigation by handle) gives the slot a fresh tab.
+func (t *Tab) Crashed() bool {
+	bd := t.binding()
+	return bd != nil && errors.Is(bd.goneErr(), ErrTabCrashed)
+}
+
+// goneError is the failure of op on a slot with no live tab.
+func (t *Tab) goneError(op string) error {
+	if t.Crashed() {
+		return &Error{Kind: KindTabCrashed, Op: op, Tab: t.handle}
+	}
+	return &Error{Kind: KindTabGone, Op: op, Tab: t.handle}
 }
 
 // heldKey marks a context whose holder already owns the tab, so operations called
@@ -107,17 +175,18 @@ func (t *Tab) Title() string {
 func (t *Tab) Info(ctx context.Context) (TabInfo, error) {
 	bd := t.live()
 	if bd == nil {
-		return TabInfo{}, &Error{Kind: KindTabGone, Op: "info", Tab: t.handle}
+		return TabInfo{}, t.goneError("info")
 	}
 	res, err := proto.TargetGetTargetInfo{TargetID: bd.targetID}.Call(bd.conn.call(ctx, ""))
 	if err != nil {
 		return TabInfo{}, classify(ctx, "info", t.handle, withConn(bd.conn, err))
 	}
 	vis, ready := bd.probe(ctx)
+	title := boundTitle(res.TargetInfo.Title)
 	bd.mu.Lock()
-	bd.title = res.TargetInfo.Title
+	bd.title = title
 	bd.mu.Unlock()
-	return TabInfo{Handle: t.handle, Title: res.TargetInfo.Title, URL: res.TargetInfo.URL, Active: vis, Readiness: ready}, nil
+	return TabInfo{Handle: t.handle, Title: title, URL: boundURL(res.TargetInfo.URL), Active: vis, Readiness: ready}, nil
 }
 
 // TakeOpened returns the tabs this tab's pages opened (window.open, target=_blank) since
@@ -138,16 +207,14 @@ func (t *Tab) addOpened(c *Tab) {
 
 // Do runs fn holding the tab: calls on one tab run one at a time, calls on different
 // tabs in parallel. fn's context ends when ctx does, or when the tab or the browser goes
-// away (cause ErrTabClosed / ErrBrowserGone). Tab operations called inside fn with its
+// away (cause ErrTabClosed / ErrTabCrashed / ErrBrowserGone). Tab operations called inside fn with its
 // context do not wait for the hold again. Do fails with KindTabGone when no live tab is
 // bound to the slot.
 func (t *Tab) Do(ctx context.Context, fn func(ctx context.Context) error) error {
 	return t.hold(ctx, "do", func(ctx context.Context, _ *binding) error {
 		err := fn(ctx)
-		if err != nil && ctx.Err() != nil {
-			if c := context.Cause(ctx); errors.Is(c, ErrTabClosed) || errors.Is(c, ErrBrowserGone) {
-				return classify(ctx, "do", t.handle, err)
-			}
+		if err != nil && GoneCause(ctx) != nil {
+			return classify(ctx, "do", t.handle, err)
 		}
 		return err
 	})
@@ -156,6 +223,7 @@ func (t *Tab) Do(ctx context.Context, fn func(ctx context.Context) error) error 
 // hold acquires the tab (unless ctx already holds it), waits for its attachment, and
 // runs fn with a context that also ends when the binding goes away.
 func (t *Tab) hold(ctx context.Context, op string, fn func(context.Context, *binding) error) error {
+	outer := false
 	if ctx.Value(heldKey{t}) == nil {
 		select {
 		case t.sem <- struct{}{}:
@@ -164,13 +232,18 @@ func (t *Tab) hold(ctx context.Context, op string, fn func(context.Context, *bin
 		}
 		defer func() { <-t.sem }()
 		ctx = context.WithValue(ctx, heldKey{t}, true)
+		outer = true
 	}
 	bd := t.live()
 	if bd == nil {
-		return &Error{Kind: KindTabGone, Op: op, Tab: t.handle}
+		return t.goneError(op)
 	}
 	if err := bd.awaitReady(ctx); err != nil {
 		return classify(ctx, op, t.handle, err)
+	}
+	if cb := boundaryFrom(ctx); cb != nil && outer {
+		// The call's authority decides the tab's requests while it holds it.
+		defer t.govern(ctx, bd, cb)()
 	}
 	ctx2, cancel := context.WithCancelCause(ctx)
 	stop := context.AfterFunc(bd.ctx, func() { cancel(context.Cause(bd.ctx)) })
@@ -186,7 +259,7 @@ func (t *Tab) hold(ctx context.Context, op string, fn func(context.Context, *bin
 func (t *Tab) Readiness(ctx context.Context) (string, error) {
 	bd := t.live()
 	if bd == nil {
-		return "", &Error{Kind: KindTabGone, Op: "readiness", Tab: t.handle}
+		return "", t.goneError("readiness")
 	}
 	if err := bd.awaitReady(ctx); err != nil {
 		return "", classify(ctx, "readiness", t.handle, err)

@@ -2,9 +2,12 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -20,6 +23,17 @@ type Workspace struct {
 	epoch      uint64 // browser connection this workspace last used
 	relaunched bool
 	released   bool
+	// popupsClosed counts popups closed at once since TakePopupsClosed last ran.
+	popupsClosed int
+	// closeGestureless closes popups opened without a user gesture (a policy
+	// setting; the default allows them).
+	closeGestureless bool
+	// probe bounds how long a listing or a resolve waits on one tab's page
+	// (tabProbe; tests that must tell a hung page from a slow one under load
+	// lengthen it, since a hung page never answers whatever the bound).
+	probe time.Duration
+
+	blocked blockedLog // requests the host boundary failed (boundary.go)
 }
 
 // TabInfo is one controlled tab as the browser shows it now.
@@ -28,7 +42,67 @@ type TabInfo struct {
 	Title     string
 	URL       string
 	Active    bool   // the tab is the shown tab of its window (document.visibilityState)
-	Readiness string // loading, interactive or complete
+	Readiness string // loading, interactive or complete; unknown when the page did not answer
+	// Crashed: the tab's page crashed; Title and URL are the last seen, and navigating
+	// the handle gives it a fresh tab.
+	Crashed bool
+}
+
+// ReadyUnknown is the readiness of a tab whose page did not answer a bounded probe.
+const ReadyUnknown = string(surface.ReadinessUnknown)
+
+// tabProbe bounds how long a listing or a resolve waits on one tab's page.
+const tabProbe = time.Duration(surface.TabProbeMsMax) * time.Millisecond
+
+func (ws *Workspace) probeBound() time.Duration {
+	if ws.probe > 0 {
+		return ws.probe
+	}
+	return tabProbe
+}
+
+// TabCount is how many live tabs the workspace controls.
+func (ws *Workspace) TabCount() int { return len(ws.liveTabs()) }
+
+// Live reports whether handle names a live tab of this workspace.
+func (ws *Workspace) Live(handle string) bool {
+	t := ws.lookup(handle)
+	return t != nil && t.live() != nil
+}
+
+// SetCloseGestureless sets whether popups a page opens without a user gesture are
+// closed at once (counted like popups past the tab bound). Off by default.
+func (ws *Workspace) SetCloseGestureless(on bool) {
+	ws.mu.Lock()
+	ws.closeGestureless = on
+	ws.mu.Unlock()
+}
+
+// admitPopup decides, in the read loop, whether a popup one of the workspace's pages
+// opened becomes a controlled tab: not past surface.SessionTabsMax live tabs, and not
+// without a user gesture when the policy closes those. A refused popup is counted.
+func (ws *Workspace) admitPopup(gesture bool) bool {
+	n := len(ws.liveTabs())
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.released {
+		return false
+	}
+	if n >= surface.SessionTabsMax || !gesture && ws.closeGestureless {
+		ws.popupsClosed++
+		return false
+	}
+	return true
+}
+
+// TakePopupsClosed returns, once, how many popups were closed at once since the
+// previous call.
+func (ws *Workspace) TakePopupsClosed() int {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	n := ws.popupsClosed
+	ws.popupsClosed = 0
+	return n
 }
 
 // ID is the workspace id given to Browser.Workspace.
@@ -149,18 +223,25 @@ func (ws *Workspace) closeAll(ctx context.Context, c *conn) {
 func (ws *Workspace) closeTabs(ctx context.Context, c *conn, tabs []*Tab) {
 	for _, t := range tabs {
 		if bd := t.live(); bd != nil && bd.conn == c {
+			if bd.adopted && c.launched() == nil { // the person's own tab stays open
+				c.letGo(ctx, bd)
+				continue
+			}
 			_, _ = proto.TargetCloseTarget{TargetID: bd.targetID}.Call(c.call(ctx, ""))
 			c.targetGone(bd.targetID)
 		}
 	}
 }
 
-// Tabs lists this workspace's live tabs, read from the browser on every call.
+// Tabs lists this workspace's tabs: the live ones as the browser shows them now, and
+// crashed ones as last seen. It never waits on a page that does not answer: each tab's
+// probe is bounded by tabProbe, past which its readiness is ReadyUnknown.
 func (ws *Workspace) Tabs(ctx context.Context) ([]TabInfo, error) {
 	c, err := ws.conn(ctx)
 	if err != nil {
 		return nil, err
 	}
+	// Answered by the browser process: a hung or crashed renderer does not delay it.
 	res, err := proto.TargetGetTargets{}.Call(c.call(ctx, ""))
 	if err != nil {
 		return nil, classify(ctx, "tabs", "", withConn(c, err))
@@ -169,15 +250,23 @@ func (ws *Workspace) Tabs(ctx context.Context) ([]TabInfo, error) {
 	for _, ti := range res.TargetInfos {
 		infos[ti.TargetID] = ti
 	}
-	type row struct {
-		t    *Tab
-		bd   *binding
-		info *proto.TargetTargetInfo
-	}
-	var rows []row
-	for _, t := range ws.liveTabs() {
-		bd := t.live()
-		if bd == nil || bd.conn != c {
+	ws.mu.Lock()
+	all := append([]*Tab(nil), ws.tabs...)
+	ws.mu.Unlock()
+	out := make([]TabInfo, 0, len(all))
+	var probes []func()
+	for _, t := range all {
+		bd := t.binding()
+		if bd == nil {
+			continue
+		}
+		if t.Crashed() {
+			bd.mu.Lock()
+			out = append(out, TabInfo{Handle: t.handle, Title: bd.title, URL: bd.url, Readiness: ReadyUnknown, Crashed: true})
+			bd.mu.Unlock()
+			continue
+		}
+		if bd.goneErr() != nil || bd.conn != c {
 			continue
 		}
 		info := infos[bd.targetID]
@@ -185,20 +274,23 @@ func (ws *Workspace) Tabs(ctx context.Context) ([]TabInfo, error) {
 			c.targetGone(bd.targetID)
 			continue
 		}
-		rows = append(rows, row{t, bd, info})
+		title := boundTitle(info.Title)
+		bd.mu.Lock()
+		bd.title = title
+		bd.mu.Unlock()
+		i := len(out)
+		out = append(out, TabInfo{Handle: t.handle, Title: title, URL: boundURL(info.URL)})
+		probes = append(probes, func() {
+			vis, ready, ok := bd.probeWithin(ctx, ws.probeBound())
+			if !ok {
+				ready = ReadyUnknown
+			}
+			out[i].Active, out[i].Readiness = vis, ready
+		})
 	}
-	out := make([]TabInfo, len(rows))
 	var wg sync.WaitGroup
-	for i, r := range rows {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			vis, ready := r.bd.probe(ctx)
-			r.bd.mu.Lock()
-			r.bd.title = r.info.Title
-			r.bd.mu.Unlock()
-			out[i] = TabInfo{Handle: r.t.handle, Title: r.info.Title, URL: r.info.URL, Active: vis, Readiness: ready}
-		}()
+	for _, p := range probes {
+		wg.Go(p)
 	}
 	wg.Wait()
 	if ctx.Err() != nil {
@@ -210,18 +302,35 @@ func (ws *Workspace) Tabs(ctx context.Context) ([]TabInfo, error) {
 // probe observes visibility and readiness in one round trip; while a dialog blocks
 // script it answers from the last observation and the lifecycle events.
 func (bd *binding) probe(ctx context.Context) (visible bool, readiness string) {
+	visible, readiness, _ = bd.probeWithin(ctx, 0)
+	return visible, readiness
+}
+
+// probeWithin is probe bounded by d (0: by ctx alone). answered is false when the page
+// did not answer in time; visible and readiness are then the last observed.
+func (bd *binding) probeWithin(ctx context.Context, d time.Duration) (visible bool, readiness string, answered bool) {
+	if d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	answered = true
 	if bd.awaitReady(ctx) == nil {
 		var v [2]string
-		if bd.evalJSON(ctx, `JSON.stringify([document.visibilityState, document.readyState])`, &v) == nil {
+		err := bd.evalJSON(ctx, `JSON.stringify([document.visibilityState, document.readyState])`, &v)
+		if err == nil {
 			bd.mu.Lock()
 			bd.visible = v[0] == "visible"
 			bd.mu.Unlock()
-			return v[0] == "visible", v[1]
+			return v[0] == "visible", v[1], true
 		}
+		answered = errors.Is(err, ErrDialogOpened) // a dialog answers for the page
+	} else {
+		answered = false
 	}
 	bd.mu.Lock()
 	defer bd.mu.Unlock()
-	return bd.visible, levelName(bd.level())
+	return bd.visible, levelName(bd.level()), answered
 }
 
 // Resolve selects a controlled tab. An empty handle selects the only controlled tab, or
@@ -238,13 +347,16 @@ func (ws *Workspace) Resolve(ctx context.Context, handle string) (*Tab, error) {
 			return nil, &Error{Kind: KindUnknownTab, Op: "resolve", Tab: handle}
 		}
 		if t.live() == nil {
-			return nil, &Error{Kind: KindTabGone, Op: "resolve", Tab: handle}
+			return nil, t.goneError("resolve")
 		}
 		return t, nil
 	}
 	live := ws.liveTabs()
 	switch len(live) {
 	case 0:
+		if t := ws.lastCrashed(); t != nil { // the tab the model means crashed: say so
+			return nil, t.goneError("resolve")
+		}
 		return nil, &Error{Kind: KindNoTab, Op: "resolve"}
 	case 1:
 		return live[0], nil
@@ -256,7 +368,7 @@ func (ws *Workspace) Resolve(ctx context.Context, handle string) (*Tab, error) {
 		go func() {
 			defer wg.Done()
 			if bd := t.live(); bd != nil {
-				active[i], _ = bd.probe(ctx)
+				active[i], _, _ = bd.probeWithin(ctx, ws.probeBound())
 			}
 		}()
 	}
@@ -279,6 +391,19 @@ func (ws *Workspace) Resolve(ctx context.Context, handle string) (*Tab, error) {
 	return pick, nil
 }
 
+// lastCrashed is the most recently created slot whose tab crashed, if any.
+func (ws *Workspace) lastCrashed() *Tab {
+	ws.mu.Lock()
+	all := append([]*Tab(nil), ws.tabs...)
+	ws.mu.Unlock()
+	for i := len(all) - 1; i >= 0; i-- {
+		if all[i].Crashed() {
+			return all[i]
+		}
+	}
+	return nil
+}
+
 // CloseResult reports a close: Closed when this call closed a live tab, AlreadyGone
 // when the handle's tab had already closed (and the browser was not touched).
 type CloseResult struct {
@@ -294,6 +419,11 @@ func (ws *Workspace) Close(ctx context.Context, handle string) (CloseResult, err
 	}
 	bd := t.live()
 	if bd == nil {
+		if t.Crashed() { // its dead tab was closed when it crashed; stop listing it
+			t.mu.Lock()
+			t.bind = nil
+			t.mu.Unlock()
+		}
 		return CloseResult{AlreadyGone: true}, nil
 	}
 	c := bd.conn

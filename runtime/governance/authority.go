@@ -4,22 +4,41 @@
 package governance
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"net"
 	"net/url"
+	"sort"
 	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/governance/policyfile"
 )
 
 // Layer is one source of authority, in the order they apply.
 type Layer struct {
-	Name string // "ceiling", "configuration", "restriction"
+	Name string // surface.PolicyLayer*: ceiling, organization, user, workspace, command-line, restriction
 	// Caps allowed by this layer; AllCaps when it says nothing about them.
 	Caps surface.Caps
 	// Hosts patterns allowed by this layer; nil allows every host.
 	Hosts []string
+	// DenyHosts are patterns this layer denies whatever any allow list says.
+	DenyHosts []string
 	// Constraints this layer denies (e.g. "tab_close").
 	DenyConstraints []string
+	// Preserve is the preserve-tabs interlock (tabs.preserve: true).
+	Preserve bool
+
+	// The layer as written, for file layers and the command line (nil for
+	// the ceiling and a call's restriction).
+	policy *surface.Policy
+	// Source is where the layer came from: a file path, or the flags of the
+	// command line. Never part of a model's result.
+	Source string
+	doc    *policyfile.Document
+	flags  map[string]string // command line: pointer → flag
 }
 
 // AllCaps is every capability.
@@ -38,24 +57,32 @@ type Authority struct {
 	layers       []Layer
 	startup      string
 	organization string
+	provenance   string
+	// note says the policy on disk is not the one in force (a file became
+	// invalid; the last good authority stays), "" otherwise.
+	note string
 }
 
 // Ceilings are permanent: they hold under every authority, all-open included.
-var Ceilings = []string{
-	"URLs must be absolute http or https URLs; file:, data:, javascript: and browser-internal schemes are never reachable.",
-	"Credential-class fields (passwords, one-time codes, payment cards) are never filled by the model; they stop for a visible user handoff.",
-	"Script source and results, dialog text, file paths, names and contents never enter audit records.",
-}
+var Ceilings = surface.PolicyCeilings
+
+// Words for an authority nobody configured.
+const (
+	noOrganization = "none (local)"
+	noOrgLayer     = "no organization layer"
+)
+
+func ceiling() Layer { return Layer{Name: surface.PolicyLayerCeiling, Caps: AllCaps} }
 
 // AllOpen is the default authority: every capability and host, under the
 // permanent ceilings.
 func AllOpen(startup string) *Authority {
-	return &Authority{layers: []Layer{{Name: "configuration", Caps: AllCaps}}, startup: startup, organization: "none (local)"}
+	return &Authority{layers: []Layer{ceiling()}, startup: startup, organization: noOrganization, provenance: noOrgLayer}
 }
 
-// New builds an authority from configured layers.
+// New builds an authority from configured layers (under the ceiling).
 func New(startup, organization string, layers ...Layer) *Authority {
-	return &Authority{layers: append([]Layer(nil), layers...), startup: startup, organization: organization}
+	return &Authority{layers: append([]Layer{ceiling()}, layers...), startup: startup, organization: organization, provenance: noOrgLayer}
 }
 
 // Narrow returns the authority with a call's own restrictions applied. It
@@ -64,7 +91,7 @@ func (a *Authority) Narrow(r surface.Restrictions) *Authority {
 	if r.Hosts == nil && r.Capabilities == nil {
 		return a
 	}
-	l := Layer{Name: "restriction", Caps: AllCaps, Hosts: r.Hosts}
+	l := Layer{Name: surface.PolicyLayerRestriction, Caps: AllCaps, Hosts: r.Hosts}
 	if r.Capabilities != nil {
 		l.Caps = surface.CapsOf(r.Capabilities)
 	}
@@ -73,8 +100,20 @@ func (a *Authority) Narrow(r surface.Restrictions) *Authority {
 	return &n
 }
 
+// Configured is the authority without a call's own restrictions: the
+// configured layers a tab stays governed by between calls.
+func (a *Authority) Configured() *Authority {
+	if len(a.layers) == 0 || a.layers[len(a.layers)-1].Name != surface.PolicyLayerRestriction {
+		return a
+	}
+	n := *a
+	n.layers = append([]Layer(nil), a.layers[:len(a.layers)-1]...)
+	return &n
+}
+
 // Admit checks what a call needs against every layer. It returns nil when the
-// call may proceed, else the refusal naming the first thing denied.
+// call may proceed, else the refusal naming the first thing denied and the
+// layer that denied it.
 func (a *Authority) Admit(n surface.Needs) *surface.Refusal {
 	for _, c := range n.Caps.List() {
 		if r := a.AdmitCapability(c); r != nil {
@@ -82,12 +121,8 @@ func (a *Authority) Admit(n surface.Needs) *surface.Refusal {
 		}
 	}
 	for _, c := range n.Constraints {
-		for _, l := range a.layers {
-			for _, d := range l.DenyConstraints {
-				if d == c {
-					return &surface.Refusal{Reason: surface.ReasonConstraintDenied, Limit: c, Message: "the " + l.Name + " layer denies " + strings.ReplaceAll(c, "_", " ")}
-				}
-			}
+		if r := a.AdmitConstraint(c); r != nil {
+			return r
 		}
 	}
 	for _, u := range n.URLs {
@@ -98,12 +133,27 @@ func (a *Authority) Admit(n surface.Needs) *surface.Refusal {
 	return nil
 }
 
+// AdmitConstraint checks one policy constraint (tab_close).
+func (a *Authority) AdmitConstraint(c string) *surface.Refusal {
+	for _, l := range a.layers {
+		for _, d := range l.DenyConstraints {
+			if d == c {
+				return &surface.Refusal{Reason: surface.ReasonConstraintDenied, Limit: c, Layer: l.Name, Message: "the " + l.Name + " layer denies " + strings.ReplaceAll(c, "_", " ")}
+			}
+		}
+		if l.Preserve && c == "tab_close" {
+			return &surface.Refusal{Reason: surface.ReasonConstraintDenied, Limit: c, Layer: l.Name, Message: "the " + l.Name + " layer preserves tabs, so none is closed"}
+		}
+	}
+	return nil
+}
+
 // AdmitCapability checks one capability.
 func (a *Authority) AdmitCapability(c surface.Capability) *surface.Refusal {
 	bit := surface.CapsOf([]string{string(c)})
 	for _, l := range a.layers {
 		if !l.Caps.Has(bit) {
-			return &surface.Refusal{Reason: surface.ReasonCapabilityDenied, Capability: c, Message: "the " + l.Name + " layer does not allow " + string(c)}
+			return &surface.Refusal{Reason: surface.ReasonCapabilityDenied, Capability: c, Layer: l.Name, Message: "the " + l.Name + " layer does not allow " + string(c)}
 		}
 	}
 	return nil
@@ -118,12 +168,13 @@ func (a *Authority) AdmitURL(raw string) *surface.Refusal {
 		if u != nil {
 			host = u.Scheme + ":"
 		}
-		return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: host, Message: "only http and https pages are reachable"}
+		return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: host, Layer: surface.PolicyLayerCeiling, Message: "only http and https pages are reachable"}
 	}
 	return a.AdmitHost(u.Host)
 }
 
-// AdmitHost checks a host (host or host:port) against every host layer.
+// AdmitHost checks a host (host or host:port) against every host layer:
+// any layer's denial refuses it, and every allow list must admit it.
 func (a *Authority) AdmitHost(hostport string) *surface.Refusal {
 	host := hostport
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
@@ -131,6 +182,11 @@ func (a *Authority) AdmitHost(hostport string) *surface.Refusal {
 	}
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	for _, l := range a.layers {
+		for _, p := range l.DenyHosts {
+			if MatchHost(p, host, hostport) {
+				return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: host, Layer: l.Name, Message: "the " + l.Name + " layer denies " + host}
+			}
+		}
 		if l.Hosts == nil {
 			continue
 		}
@@ -142,26 +198,40 @@ func (a *Authority) AdmitHost(hostport string) *surface.Refusal {
 			}
 		}
 		if !ok {
-			return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: host, Message: "the " + l.Name + " layer does not allow " + host}
+			return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: host, Layer: l.Name, Message: "the " + l.Name + " layer does not allow " + host}
 		}
 	}
 	return nil
 }
 
-// MatchHost matches a pattern ("example.com", "*.example.com", or
-// "host:port") against a host name (and its host:port form).
+// MatchHost matches a pattern ("example.com", "*.example.com", or either
+// with ":port") against a host name (and its host:port form). A pattern
+// without a port matches every port.
 func MatchHost(pattern, host, hostport string) bool {
-	p := strings.ToLower(pattern)
-	if strings.Contains(p, ":") {
-		return p == strings.ToLower(hostport)
+	ph, pport := splitPattern(pattern)
+	if pport != "" {
+		_, port, err := net.SplitHostPort(strings.ToLower(hostport))
+		if err != nil || port != pport {
+			return false
+		}
 	}
-	if suffix, ok := strings.CutPrefix(p, "*."); ok {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if suffix, ok := strings.CutPrefix(ph, "*."); ok {
 		return strings.HasSuffix(host, "."+suffix)
 	}
-	return host == p
+	return host == ph
 }
 
-// Layers returns the layers in force (for policy_explain).
+// splitPattern lowers a host pattern and splits off its port.
+func splitPattern(p string) (host, port string) {
+	p = strings.ToLower(p)
+	if i := strings.LastIndexByte(p, ':'); i >= 0 {
+		return strings.TrimSuffix(p[:i], "."), p[i+1:]
+	}
+	return strings.TrimSuffix(p, "."), ""
+}
+
+// Layers returns the layers in force, from the top.
 func (a *Authority) Layers() []Layer { return append([]Layer(nil), a.layers...) }
 
 // Startup is the browser startup posture.
@@ -169,3 +239,165 @@ func (a *Authority) Startup() string { return a.startup }
 
 // Organization names who configured the authority.
 func (a *Authority) Organization() string { return a.organization }
+
+// Provenance is the organization layer's passport: no organization layer,
+// unsigned, or signed and verified (with the key's fingerprint).
+func (a *Authority) Provenance() string { return a.provenance }
+
+// Note says when the policy on disk is not the one in force ("" otherwise).
+func (a *Authority) Note() string { return a.note }
+
+// Value returns the setting in force at a surface.PolicySettings pointer,
+// the layer that decided it ("default" when none sets it) and whether any
+// layer sets it. Order settings take the narrowest value written; fixed and
+// at-least settings the lowest layer's (already checked not to widen).
+func (a *Authority) Value(pointer string) (value any, layer string, set bool) {
+	s := settingAt(pointer)
+	if s == nil {
+		return nil, "", false
+	}
+	best := -1
+	for _, l := range a.layers {
+		v, ok := l.policy.Lookup(pointer)
+		if !ok {
+			continue
+		}
+		switch s.Narrow {
+		case surface.PolicyNarrowOrder:
+			if r := rank(s, v); best < 0 || r < best {
+				best, value, layer, set = r, v, l.Name, true
+			}
+		case surface.PolicyNarrowFixed:
+			if !set {
+				value, layer, set = v, l.Name, true
+			}
+		default:
+			value, layer, set = v, l.Name, true
+		}
+	}
+	if !set {
+		return defaultOf(s), "default", false
+	}
+	return value, layer, true
+}
+
+func settingAt(pointer string) *surface.PolicySetting {
+	for i := range surface.PolicySettings {
+		if surface.PolicySettings[i].Pointer == pointer {
+			return &surface.PolicySettings[i]
+		}
+	}
+	return nil
+}
+
+func defaultOf(s *surface.PolicySetting) any {
+	switch s.Type {
+	case "boolean":
+		return s.Default == "true"
+	case "string":
+		if s.Default == "" {
+			return nil
+		}
+		return s.Default
+	}
+	return nil
+}
+
+// rank is a value's place in its setting's order, narrowest first.
+func rank(s *surface.PolicySetting, v any) int {
+	t := fmt.Sprint(v)
+	for i, o := range s.Order {
+		if o == t {
+			return i
+		}
+	}
+	return len(s.Order)
+}
+
+// PreserveTargetNames says whether receipts and refusals may name targets.
+func (a *Authority) PreserveTargetNames() bool {
+	v, _, _ := a.Value("/privacy/preserve_target_names")
+	b, _ := v.(bool)
+	return b
+}
+
+// HostRequests is which requests the host rules govern: navigation or all.
+func (a *Authority) HostRequests() string {
+	v, _, _ := a.Value("/hosts/requests")
+	s, _ := v.(string)
+	return s
+}
+
+// PreserveTabs reports the preserve-tabs interlock.
+func (a *Authority) PreserveTabs() bool {
+	for _, l := range a.layers {
+		if l.Preserve {
+			return true
+		}
+	}
+	return false
+}
+
+// AuditSettings returns the audit path, rotation size and files kept that
+// the layers set (zero values where none does: the audit's defaults apply).
+func (a *Authority) AuditSettings() (path string, maxBytes, keep int) {
+	if v, _, ok := a.Value("/audit/path"); ok {
+		path, _ = v.(string)
+	}
+	if v, _, ok := a.Value("/audit/max_bytes"); ok {
+		maxBytes, _ = v.(int)
+	}
+	if v, _, ok := a.Value("/audit/keep"); ok {
+		keep, _ = v.(int)
+	}
+	return path, maxBytes, keep
+}
+
+// ReadRoots returns the upload roots every layer allows: nil when no layer
+// sets files.read_roots, else the lowest layer's list (each of its roots
+// lies within every higher layer's, as loading checked).
+func (a *Authority) ReadRoots() []string {
+	v, _, ok := a.Value("/files/read_roots")
+	if !ok {
+		return nil
+	}
+	r, _ := v.([]string)
+	return append([]string{}, r...)
+}
+
+// Digest identifies the configured authority: a stable hash of its layers
+// (a call's own restriction layer excluded, so every call under one policy
+// carries one digest), startup posture and organization. The audit records
+// it and policy_explain reports it, so a line can be matched to the policy
+// in force. Lists are hashed sorted: their order means nothing.
+func (a *Authority) Digest() string {
+	h := sha256.New()
+	fmt.Fprintf(h, "startup=%q\norganization=%q\n", a.startup, a.organization)
+	for _, l := range a.layers {
+		if l.Name == surface.PolicyLayerRestriction {
+			continue
+		}
+		fmt.Fprintf(h, "layer=%q caps=%d hosts=%q deny_hosts=%q deny=%q preserve=%v\n", l.Name, l.Caps, sortedOr(l.Hosts, "*"), sortedOr(l.DenyHosts, ""), sortedOr(l.DenyConstraints, ""), l.Preserve)
+		for _, s := range surface.PolicySettings {
+			v, ok := l.policy.Lookup(s.Pointer)
+			if !ok {
+				continue
+			}
+			if list, isList := v.([]string); isList {
+				v = sortedOr(list, "")
+			}
+			b, _ := json.Marshal(v)
+			fmt.Fprintf(h, "  %s=%s\n", s.Pointer, b)
+		}
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+func sortedOr(l []string, none string) string {
+	if l == nil {
+		return none
+	}
+	s := append([]string(nil), l...)
+	sort.Strings(s)
+	return "[" + strings.Join(s, ",") + "]"
+}

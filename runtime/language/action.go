@@ -59,12 +59,12 @@ func Action(a Act) string {
 	}
 	b.WriteString(" on " + hostOr(a.Host))
 	if a.Landing != "" {
-		title := Name(a.LandingTitle)
+		title := Quote(a.LandingTitle)
 		switch {
 		case a.LandingDenied:
 			fmt.Fprintf(&b, "; the tab moved to %s, which this session may not act on", Host(a.Landing))
 		case title != "":
-			fmt.Fprintf(&b, "; the tab landed on %s (%q)", Host(a.Landing), title)
+			fmt.Fprintf(&b, "; the tab landed on %s (%s)", Host(a.Landing), title)
 		default:
 			fmt.Fprintf(&b, "; the tab landed on %s", Host(a.Landing))
 		}
@@ -79,7 +79,7 @@ func Action(a Act) string {
 		b.WriteString(" A request it started had not finished when the call's time ran out.")
 	}
 	if a.Dialog != "" {
-		fmt.Fprintf(&b, " A %s dialog opened and is blocking the page.", a.Dialog)
+		fmt.Fprintf(&b, " %s %s dialog opened and is blocking the page.", capitalize(article(a.Dialog)), a.Dialog)
 	}
 	if a.Tail != "" {
 		b.WriteString(" " + a.Tail)

@@ -20,7 +20,7 @@ func TestActionReceipts(t *testing.T) {
 		{Act{Verb: "Pressed Enter", Host: "a.test", Opened: []string{"tab_2"}, Dialog: "confirm"},
 			`Pressed Enter on a.test. It opened tab_2, now controlled. A confirm dialog opened and is blocking the page.`},
 	} {
-		if got := Action(c.a); got != c.want {
+		if got := Bounded(Say(Action(c.a))).Summary; got != c.want {
 			t.Errorf("Action(%+v) = %q, want %q", c.a, got, c.want)
 		}
 	}

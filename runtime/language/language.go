@@ -18,19 +18,30 @@ import (
 type Text struct {
 	Summary   string
 	NextSteps []string
+	// PageQuoted is set by Bounded: the summary or a next step quotes a page
+	// string (see Quote), so the result says once that quoted names, titles
+	// and page-derived facts are untrusted page content.
+	PageQuoted bool
 }
 
 // Say builds a Text.
 func Say(summary string, next ...string) Text { return Text{Summary: summary, NextSteps: next} }
 
-// Bounded cuts a Text to the envelope bounds.
+// Bounded finishes a Text: it removes the page marks Quote left, setting
+// PageQuoted when there were any, and cuts it to the envelope bounds. Every
+// authored text passes through it before it leaves Ghostlight.
 func Bounded(t Text) Text {
+	var q bool
+	t.Summary, q = unmark(t.Summary)
+	t.PageQuoted = t.PageQuoted || q
 	t.Summary = cut(t.Summary, surface.SummaryCharsMax)
 	if len(t.NextSteps) > surface.NextStepsMax {
 		t.NextSteps = t.NextSteps[:surface.NextStepsMax]
 	}
 	out := make([]string, 0, len(t.NextSteps))
 	for _, s := range t.NextSteps {
+		s, q = unmark(s)
+		t.PageQuoted = t.PageQuoted || q
 		if s != "" {
 			out = append(out, cut(s, surface.NextStepCharsMax))
 		}
@@ -53,11 +64,10 @@ func cut(s string, n int) string {
 	return strings.TrimRightFunc(string(rs[:end]), unicode.IsSpace) + "…"
 }
 
-// Name normalizes an accessible name: whitespace collapsed, bounded to the
+// Name normalizes an accessible name: cleaned (see Clean), bounded to the
 // target-name limit of visible characters.
 func Name(s string) string {
-	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) && !unicode.Is(unicode.Mn, r) }), " ")
-	return cut(s, surface.TargetNameCharsMax)
+	return cut(Clean(s), surface.TargetNameCharsMax)
 }
 
 // ariaToNoun maps ARIA roles to Ghostlight's closed nouns where they differ.
@@ -85,14 +95,17 @@ func Role(raw string) surface.Role {
 	return surface.RoleControl
 }
 
-// Element names an element in a receipt: `the "Save" button`, or `a button`
-// when the name is empty or names are withheld.
+// Element names an element in a receipt: `the "Save" button` (the name
+// quoted as a page string), or `a button` when the name is empty or names are
+// withheld.
 func Element(role surface.Role, name string, withName bool) string {
 	if role == "" {
 		role = surface.RoleControl
 	}
-	if withName && name != "" {
-		return fmt.Sprintf("the %q %s", name, role)
+	if withName {
+		if q := Quote(name); q != "" {
+			return "the " + q + " " + string(role)
+		}
 	}
 	return article(string(role)) + " " + string(role)
 }

@@ -34,7 +34,7 @@ func TestNameBound(t *testing.T) {
 }
 
 func TestElement(t *testing.T) {
-	if got := Element(surface.RoleButton, "Save", true); got != `the "Save" button` {
+	if got := Bounded(Say(Element(surface.RoleButton, "Save", true))).Summary; got != `the "Save" button` {
 		t.Errorf("got %s", got)
 	}
 	if got := Element(surface.RoleImage, "x", false); got != "an image" {

@@ -3,6 +3,8 @@ package language
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
@@ -46,13 +48,22 @@ func Refusal(tool string, r *surface.Refusal) Text {
 	case surface.ReasonNativeHostOwnedElsewhere:
 		return Say("Another Ghostlight installation owns the browser registration.", "Ask the user to run `ghostlight install` from the installation that should own the browsers.")
 	case surface.ReasonBrowserUnavailable:
+		if r.Endpoint != "" { // the person's configured endpoint: say which, and why
+			return Say(fmt.Sprintf("The DevTools endpoint %s could not be reached: %s.", r.Endpoint, msg),
+				fmt.Sprintf("Ask the user to start the browser with DevTools at %s, or to correct the configured endpoint, then repeat the call.", r.Endpoint))
+		}
+		if r.Browser != "" { // a launch failed: retrying starts the same failing browser
+			return Say(fmt.Sprintf("%s could not start: %s.", capitalize(r.Browser), msg),
+				`Ask the user to read the "browser launch failed" line in Ghostlight's log (stderr), fix what it names, then repeat the call.`)
+		}
 		return Say(fmt.Sprintf("The browser could not be reached: %s.", msg), "Call "+tool+" again; Ghostlight relaunches the browser.")
 	case surface.ReasonCredentialHandoff:
-		return Say(fmt.Sprintf("%s is a credential field, so Ghostlight typed nothing. Ask the user to fill it in the visible browser.", capitalize(msg)), "When the user says it is done, continue with the next step.")
+		return credentialHandoff(r, msg) // handoff.go
 	case surface.ReasonTimeout:
 		return Say(fmt.Sprintf("%s did not finish within %s ms.", tool, r.Limit), "Check the page with browser_read or browser_screenshot before acting again.")
 	case surface.ReasonDialogBlocking:
-		return Say(fmt.Sprintf("A %s dialog is blocking the tab.", dialogOr(r.DialogType)), stepDialog)
+		d := dialogOr(string(r.DialogType))
+		return Say(fmt.Sprintf("%s %s dialog is blocking the tab.", capitalize(article(d)), d), stepDialog)
 	case surface.ReasonNoDialog:
 		return Say("No dialog is open on that tab.")
 	case surface.ReasonBeforeunload:
@@ -71,6 +82,14 @@ func Refusal(tool string, r *surface.Refusal) Text {
 		return Say("The target is disabled.", stepInspect)
 	case surface.ReasonRegionOutside:
 		return Say(fmt.Sprintf("That rectangle is not inside the view: %s.", msg), "Choose coordinates within the view's image.")
+	case surface.ReasonBusy:
+		return Say(fmt.Sprintf("%s did not run: this session already has %s calls in flight, the most it may have.", tool, r.Limit), "Wait for an earlier call to answer, or cancel one, then call "+tool+" again.")
+	case surface.ReasonTabCrashed:
+		return Say("The page in that tab crashed (its renderer died, for example out of memory); nothing more can run on it.", "Call browser_navigate with that tab handle and a URL to reload it in a fresh tab.")
+	case surface.ReasonTabLimit:
+		return Say(fmt.Sprintf("This session already controls %s tabs, the most it may, so no tab was opened.", r.Limit), "Close a tab with browser_tabs, or navigate one of the open tabs instead.")
+	case surface.ReasonPathDenied:
+		return Say(fmt.Sprintf("%s may not read %s: %s.", tool, r.Pointer, msg), "Ask the user to put the file inside a directory uploads may read, or call policy_explain.")
 	case surface.ReasonNotSupported:
 		return Say(fmt.Sprintf("%s is not supported here: %s.", tool, msg))
 	}
@@ -80,16 +99,54 @@ func Refusal(tool string, r *surface.Refusal) Text {
 	return Say(fmt.Sprintf("%s failed: %s.", tool, msg))
 }
 
-// startupManual puts the whole recovery in the summary; next steps stay empty.
+// What the person does first when startup is left to them (Refusal.Message of
+// browser_startup_manual; the executor's remedy).
+const (
+	StartupOpen           = ""                 // open one of the browsers, prepared for Ghostlight
+	StartupInstall        = "install"          // prepare the installed browsers, then open one
+	StartupGetBrowser     = "get-browser"      // install a browser; Ghostlight launches it
+	StartupGetBrowserOpen = "get-browser-open" // install a browser, prepare it, open it
+)
+
+// startupManual puts the whole recovery in the summary; next steps stay empty. It
+// names browsers by product name and commands, never paths, and never says that
+// Ghostlight declined to choose: the person chooses by opening one.
 func startupManual(r *surface.Refusal) Text {
-	if len(r.Browsers) == 0 {
-		return Say("No browser is connected and none is installed that Ghostlight can start. Ask the user to install Chromium or Chrome, start it with --remote-debugging-port=9222, and repeat the call.")
+	const none = "No browser is connected and no Chromium-family browser is installed. Ask the user to install Chromium or Google Chrome"
+	switch {
+	case r.Message == StartupGetBrowser || len(r.Browsers) == 0 && r.Message != StartupGetBrowserOpen:
+		return Say(none + ", then repeat the call.")
+	case r.Message == StartupGetBrowserOpen:
+		return Say(none + ", run `ghostlight install`, then open it with `ghostlight open` and its name, and repeat the call.")
 	}
-	which := r.Browser
-	if which == "" {
-		which = "one of " + strings.Join(r.Browsers, ", ")
+	example := openCommand(r.Browsers[0])
+	if r.Message == StartupInstall {
+		if len(r.Browsers) == 1 {
+			return Say(fmt.Sprintf("No browser is connected, and %s is installed but not prepared for Ghostlight. Ask the user to run `ghostlight install`, then `%s`, and repeat the call.", r.Browsers[0], example))
+		}
+		return Say(fmt.Sprintf("No browser is connected, and none of the installed browsers (%s) is prepared for Ghostlight. Ask the user to run `ghostlight install`, then open one of them with `ghostlight open` and its name (e.g. `%s`), and repeat the call.", strings.Join(r.Browsers, ", "), example))
 	}
-	return Say(fmt.Sprintf("No browser is connected and startup is left to the user. Ask the user to open %s with --remote-debugging-port=9222 (Ghostlight connects to it), then repeat the call.", which))
+	if len(r.Browsers) == 1 {
+		return Say(fmt.Sprintf("No browser is connected and startup is left to the user. Ask the user to open %s prepared for Ghostlight, by running `%s`, then repeat the call.", r.Browsers[0], example))
+	}
+	return Say(fmt.Sprintf("No browser is connected and startup is left to the user. Ask the user to open one of %s prepared for Ghostlight, by running `ghostlight open` with its name (e.g. `%s`), then repeat the call.", orList(r.Browsers), example))
+}
+
+// openCommand is the command that opens a browser by its product name.
+func openCommand(product string) string {
+	name := strings.ToLower(product)
+	if strings.ContainsRune(name, ' ') {
+		name = `"` + name + `"`
+	}
+	return "ghostlight open " + name
+}
+
+// orList is "A", "A or B", "A, B or C".
+func orList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
 func hostOr(h string) string {
@@ -110,5 +167,6 @@ func capitalize(s string) string {
 	if s == "" {
 		return "The target"
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -20,6 +20,7 @@ type trivial struct{ reply Reply }
 
 func (d trivial) Tools() []Tool                    { return testTools() }
 func (d trivial) Call(context.Context, Call) Reply { return d.reply }
+func (d trivial) Busy(_ Call, limit int) Reply     { return busyReply(limit) }
 func (d trivial) SessionClosed(string)             {}
 func newTrivialEdge(b *testing.B, r Reply) *Edge   { return newEdge(b, trivial{r}) }
 func marshalResponse(b *testing.B, m mcp.JSONRPCMessage) {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // callTool is the mcp-go handler of every tool.
@@ -18,11 +20,33 @@ func (e *Edge) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		Session:   sessionID(ctx),
 		Tool:      req.Params.Name,
 		Arguments: arguments(req),
+		Roots:     e.rootsOf(sessionID(ctx)),
+		Elicit:    e.elicitOf(ctx),
+	}
+	switch a, _ := ctx.Value(admissionKey{}).(admission); a {
+	case admissionHeld: // the stdio dispatcher admitted it
+	case admissionRefused:
+		return e.reply(c, e.d.Busy(c, e.limits.SessionCalls))
+	default: // HTTP and in-process calls are admitted here
+		var leave func()
+		var ok bool
+		if ctx, leave, ok = e.calls.enter(ctx, c.Session); !ok {
+			return e.reply(c, e.d.Busy(c, e.limits.SessionCalls))
+		}
+		defer leave()
 	}
 	var p *progress
 	c.Progress, p = newProgress(ctx, req.Params.Meta, e.log)
 	defer p.stop() // progress ends with the call, even one that panics
 	reply := e.d.Call(ctx, c)
+	// The call read the policy in force: a reload that allows more tools is
+	// announced before this answer.
+	e.refreshTools(ctx)
+	return e.reply(c, reply)
+}
+
+// reply renders the dispatcher's answer.
+func (e *Edge) reply(c Call, reply Reply) (*mcp.CallToolResult, error) {
 	res, err := render(reply)
 	if err != nil {
 		var ee *Error
@@ -34,6 +58,16 @@ func (e *Edge) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	return res, nil
 }
+
+// admissionKey marks a call the stdio dispatcher already decided on.
+type admissionKey struct{}
+
+type admission int
+
+const (
+	admissionHeld    admission = iota + 1 // admitted: the dispatcher holds its slot
+	admissionRefused                      // the session is full: answer busy
+)
 
 func sessionID(ctx context.Context) string {
 	if s := server.ClientSessionFromContext(ctx); s != nil {
@@ -64,8 +98,9 @@ func arguments(req mcp.CallToolRequest) json.RawMessage {
 }
 
 // render lays a Reply out as MCP content: structuredContent is the envelope;
-// the first (text) block is the summary, one "Next: " line per next step, a
-// blank line and the compact envelope, for clients that ignore
+// the first (text) block is the summary, the untrusted-content note when the
+// summary or a next step quotes page strings, one "Next: " line per next
+// step, a blank line and the compact envelope, for clients that ignore
 // structuredContent; the image, if any, follows as its own block and is never
 // copied into either.
 func render(r Reply) (*mcp.CallToolResult, error) {
@@ -78,6 +113,9 @@ func render(r Reply) (*mcp.CallToolResult, error) {
 		return nil, &Error{Kind: KindInvalidReply, Detail: "envelope is not a JSON object"}
 	}
 	n := len(r.Summary) + 2 + env.Len()
+	if r.UntrustedQuotes {
+		n += len(surface.TextUntrustedNote) + 1
+	}
 	for _, s := range r.NextSteps {
 		n += len(nextPrefix) + len(s) + 1
 	}
@@ -85,6 +123,11 @@ func render(r Reply) (*mcp.CallToolResult, error) {
 	text.Grow(n)
 	if r.Summary != "" {
 		text.WriteString(r.Summary)
+		text.WriteByte('\n')
+	}
+	// Said once per result, right after the words it is about.
+	if r.UntrustedQuotes {
+		text.WriteString(surface.TextUntrustedNote)
 		text.WriteByte('\n')
 	}
 	for _, s := range r.NextSteps {

@@ -24,6 +24,14 @@ type Call struct {
 	Tool      string
 	Arguments json.RawMessage                               // raw arguments object as received ("{}" when absent)
 	Progress  func(progress, total float64, message string) // nil-safe no-op when the client sent no progress token
+	// Roots returns the local directories the client shares as MCP roots
+	// and whether it shares any, asking it once per session (nil when the
+	// edge asks no client: Options.RootsWait is 0).
+	Roots func(ctx context.Context) (dirs []string, ok bool)
+	// Elicit asks the client to show the person a link (URL-mode
+	// elicitation) and whether they accepted, waiting until ctx ends; nil
+	// when the client did not declare it (elicit.go).
+	Elicit func(ctx context.Context, id, url, message string) (accepted bool, complete func(), ok bool)
 }
 
 // Reply is the pipeline's answer to a Call.
@@ -33,11 +41,17 @@ type Reply struct {
 	NextSteps []string
 	IsError   bool
 	Image     *Image // at most one bounded image block (screenshot, recording)
+	// UntrustedQuotes: Summary or NextSteps quote page strings (the
+	// envelope's untrusted_quotes); the text block then says so once.
+	UntrustedQuotes bool
 }
 
 // Dispatcher is the pipeline as the edge sees it.
 type Dispatcher interface {
 	Tools() []Tool
 	Call(ctx context.Context, c Call) Reply
+	// Busy authors the refusal of a call the edge did not run because its
+	// session already had limit calls in flight (reason busy).
+	Busy(c Call, limit int) Reply
 	SessionClosed(session string) // release the session's workspace
 }

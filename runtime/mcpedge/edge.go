@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -15,11 +16,19 @@ type Options struct {
 	Name    string // serverInfo.name
 	Version string // serverInfo.version
 	// Logger receives every diagnostic; the edge never writes elsewhere. Nil
-	// discards.
+	// discards. Its records are bounded to Limits.LogValueChars.
 	Logger *slog.Logger
-	// WorkerPoolSize bounds concurrent tool calls on stdio; 0 keeps mcp-go's
-	// default.
-	WorkerPoolSize int
+	// Limits are the edge's bounds; every one is required.
+	Limits Limits
+	// Advertise, when set, is called when a session starts (and after each
+	// call, and at each tools/list) and returns which tools the authority
+	// in force lets a session call some way; tools/list names only those,
+	// and grows (with notifications/tools/list_changed) when it allows more,
+	// never shrinking within a session (advertise.go). Nil lists every tool.
+	Advertise func() func(tool string) bool
+	// RootsWait bounds the wait for a client's answer to roots/list when a
+	// call asks for its roots (Call.Roots); 0 never asks (roots.go).
+	RootsWait time.Duration
 }
 
 // Edge is the MCP server in front of one Dispatcher.
@@ -27,8 +36,11 @@ type Edge struct {
 	d        Dispatcher
 	srv      *server.MCPServer
 	log      *slog.Logger
-	pool     int
-	rewriter *rewriter // nil when mcp-go already writes every Definition verbatim
+	limits   Limits
+	calls    *inflight   // tool calls in flight, per session
+	adv      *advertiser // nil: every tool is listed
+	roots    *rootsCache // nil: Call.Roots is nil
+	rewriter *rewriter   // nil when mcp-go already writes every Definition verbatim
 
 	mu    sync.Mutex
 	https []*server.StreamableHTTPServer
@@ -43,18 +55,20 @@ func New(d Dispatcher, opts Options) (*Edge, error) {
 	if opts.Name == "" || opts.Version == "" {
 		return nil, &Error{Kind: KindInvalidOptions, Detail: "Name and Version are required"}
 	}
-	if opts.WorkerPoolSize < 0 {
-		return nil, &Error{Kind: KindInvalidOptions, Detail: "negative WorkerPoolSize"}
+	tools, rewrites, err := buildTools(d.Tools())
+	if err != nil {
+		return nil, err
+	}
+	if err := opts.Limits.check(); err != nil {
+		return nil, err
 	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	tools, rewrites, err := buildTools(d.Tools())
-	if err != nil {
-		return nil, err
-	}
-	e := &Edge{d: d, log: log, pool: opts.WorkerPoolSize, rewriter: newRewriter(rewrites)}
+	log = slog.New(BoundLogs(log.Handler(), opts.Limits.LogValueChars))
+	e := &Edge{d: d, log: log, limits: opts.Limits, calls: newInflight(opts.Limits.SessionCalls), rewriter: newRewriter(rewrites),
+		adv: newAdvertiser(opts.Advertise, tools), roots: newRootsCache(opts.RootsWait)}
 	if len(rewrites) > 0 {
 		names := make([]string, len(rewrites))
 		for i, r := range rewrites {
@@ -64,9 +78,19 @@ func New(d Dispatcher, opts Options) (*Edge, error) {
 	}
 
 	hooks := &server.Hooks{}
+	// A session that ends (EOF, DELETE, idle expiry, Close) has its calls
+	// cancelled, and its workspace is released once they have returned.
 	hooks.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) {
-		d.SessionClosed(s.SessionID())
+		id := s.SessionID()
+		e.calls.end(id, func() { d.SessionClosed(id) })
+		if e.adv != nil {
+			e.adv.end(id)
+		}
+		if e.roots != nil {
+			e.roots.end(id)
+		}
 	})
+	e.registerAdvertising(hooks)
 	hooks.AddAfterCallTool(func(ctx context.Context, id any, _ *mcp.CallToolRequest, _ any) {
 		withholdIfCancelled(ctx, id)
 	})
@@ -75,12 +99,18 @@ func New(d Dispatcher, opts Options) (*Edge, error) {
 			withholdIfCancelled(ctx, id)
 		}
 	})
-	e.srv = server.NewMCPServer(opts.Name, opts.Version,
-		server.WithToolCapabilities(false),
+	sopts := []server.ServerOption{
+		// listChanged only when the list can change (Advertise).
+		server.WithToolCapabilities(e.adv != nil),
 		server.WithHooks(hooks),
 		server.WithRecovery(),
 		server.WithLogger(log),
-	)
+	}
+	if e.adv != nil {
+		sopts = append(sopts, server.WithToolFilter(e.filter))
+	}
+	e.srv = server.NewMCPServer(opts.Name, opts.Version, sopts...)
+	e.registerRoots()
 	st := make([]server.ServerTool, len(tools))
 	for i, t := range tools {
 		st[i] = server.ServerTool{Tool: t, Handler: e.callTool}
@@ -114,3 +144,7 @@ func (e *Edge) Close(ctx context.Context) error {
 	}
 	return errors.Join(errs...)
 }
+
+// InFlight is how many tool calls of session are in flight now (stdio:
+// StdioSession), for tests and diagnostics.
+func (e *Edge) InFlight(session string) int { return e.calls.count(session) }

@@ -3,6 +3,7 @@ package mcpedge
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -74,6 +75,16 @@ func (f *fakeDispatcher) Call(ctx context.Context, c Call) Reply {
 	return f.call(ctx, c)
 }
 
+// Busy answers like the pipeline's busy refusal, with the limit in it.
+func (f *fakeDispatcher) Busy(c Call, limit int) Reply {
+	return busyReply(limit)
+}
+
+func busyReply(limit int) Reply {
+	env := fmt.Sprintf(`{"invocation":"inv-busy","status":"failed","effect":"none","readiness":"not_applicable","repeat_safe":true,"summary":"busy","facts":{"reason":"busy","limit":"%d"},"next_steps":["Wait."]}`, limit)
+	return Reply{Envelope: json.RawMessage(env), Summary: "busy", NextSteps: []string{"Wait."}, IsError: true}
+}
+
 func (f *fakeDispatcher) SessionClosed(s string) {
 	f.mu.Lock()
 	f.closed = append(f.closed, s)
@@ -110,9 +121,20 @@ func testLogger() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
+// testLimits are the edge's bounds in tests: generous, except where a test
+// sets its own.
+func testLimits() Limits {
+	return Limits{SessionCalls: 64, RequestBytes: 1 << 20, SessionIdle: time.Hour, EchoChars: 120, LogValueChars: 1000}
+}
+
 func newEdge(t testing.TB, d Dispatcher) *Edge {
 	t.Helper()
-	e, err := New(d, Options{Name: "ghostlight", Version: "1.0.0-test", Logger: testLogger()})
+	return newEdgeLimits(t, d, testLimits())
+}
+
+func newEdgeLimits(t testing.TB, d Dispatcher, l Limits) *Edge {
+	t.Helper()
+	e, err := New(d, Options{Name: "ghostlight", Version: "1.0.0-test", Logger: testLogger(), Limits: l})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}

@@ -29,17 +29,62 @@ type HTTPOptions struct {
 	// AllowedOrigins are Origin values accepted besides loopback origins,
 	// e.g. "https://app.example.com".
 	AllowedOrigins []string
-	// SessionIdleTTL ends a session idle for that long (0: sessions end on
-	// DELETE or Edge.Close only).
+	// SessionIdleTTL ends a session idle for that long, releasing its tabs
+	// (0: Limits.SessionIdle; negative: sessions end on DELETE or Edge.Close
+	// only).
 	SessionIdleTTL time.Duration
+	// Workbench, when set, serves WorkbenchPath and below, after the Host and
+	// Origin checks and instead of the bearer token: the workbench has its
+	// own token (a person's browser sends no Authorization header).
+	Workbench http.Handler
+}
+
+// WorkbenchPath is where HTTPOptions.Workbench is served.
+const WorkbenchPath = "/workbench"
+
+// Guard returns the MCP endpoint's DNS-rebinding check for other pages a
+// loopback server serves (the workbench): false when the Host is neither
+// loopback nor allowed, or a present Origin is neither a loopback origin nor
+// allowed, with the reason to answer 403 with.
+func Guard(allowedHosts, allowedOrigins []string) func(*http.Request) (ok bool, why string) {
+	g := guardOf(allowedHosts, allowedOrigins)
+	return func(r *http.Request) (bool, string) {
+		if !g.hostAllowed(r.Host) {
+			return false, "Forbidden: Host not allowed"
+		}
+		if !g.originAllowed(r.Header) {
+			return false, "Forbidden: Origin not allowed"
+		}
+		return true, ""
+	}
+}
+
+// guardOf parses the allowed hosts and origins into an httpEdge's checks.
+func guardOf(allowedHosts, allowedOrigins []string) *httpEdge {
+	g := &httpEdge{origins: make(map[string]bool)}
+	for _, h := range allowedHosts {
+		if h == "" {
+			continue
+		}
+		name, port := splitHostPort(h)
+		g.hosts = append(g.hosts, allowedHost{name: name, port: port})
+	}
+	for _, origin := range allowedOrigins {
+		if origin != "" {
+			g.origins[normalizeOrigin(origin)] = true
+		}
+	}
+	return g
 }
 
 // HTTPHandler serves streamable HTTP at MCPPath, with DNS-rebinding
 // protection: a Host that is neither loopback nor allowed, or a present
 // Origin that is neither a loopback origin nor allowed, gets 403; a missing or
-// wrong bearer token gets 401. Sessions are stateful (unknown session ids get
-// 404) and only the session-based protocol revisions are offered, since each
-// session is a Ghostlight workspace.
+// wrong bearer token gets 401. A body past Limits.RequestBytes gets 413 and is
+// never read further. Sessions are stateful (unknown session ids get 404),
+// end after SessionIdleTTL without a request, and only the session-based
+// protocol revisions are offered, since each session is a Ghostlight
+// workspace.
 func (e *Edge) HTTPHandler(o HTTPOptions) http.Handler {
 	opts := []server.StreamableHTTPOption{
 		server.WithEndpointPath(MCPPath),
@@ -49,30 +94,23 @@ func (e *Edge) HTTPHandler(o HTTPOptions) http.Handler {
 		server.WithStreamableHTTPLogger(e.log),
 		server.WithStreamableHTTPProtocolVersions(sessionProtocolVersions()...),
 	}
-	if o.SessionIdleTTL > 0 {
-		opts = append(opts, server.WithSessionIdleTTL(o.SessionIdleTTL))
+	ttl := o.SessionIdleTTL
+	if ttl == 0 {
+		ttl = e.limits.SessionIdle
+	}
+	if ttl > 0 {
+		opts = append(opts, server.WithSessionIdleTTL(ttl))
 	}
 	s := server.NewStreamableHTTPServer(e.srv, opts...)
 	e.mu.Lock()
 	e.https = append(e.https, s)
 	e.mu.Unlock()
 
-	g := &httpEdge{mcp: s, rw: e.rewriter, origins: make(map[string]bool)}
+	g := guardOf(o.AllowedHosts, o.AllowedOrigins)
+	g.mcp, g.rw, g.maxBody, g.echo, g.workbench = s, e.rewriter, e.limits.RequestBytes, e.limits.EchoChars, o.Workbench
 	if o.BearerToken != "" {
 		g.hasToken = true
 		g.token = sha256.Sum256([]byte(o.BearerToken))
-	}
-	for _, h := range o.AllowedHosts {
-		if h == "" {
-			continue
-		}
-		name, port := splitHostPort(h)
-		g.hosts = append(g.hosts, allowedHost{name: name, port: port})
-	}
-	for _, origin := range o.AllowedOrigins {
-		if origin != "" {
-			g.origins[normalizeOrigin(origin)] = true
-		}
 	}
 	return g
 }
@@ -98,6 +136,10 @@ type httpEdge struct {
 	token    [sha256.Size]byte
 	hosts    []allowedHost
 	origins  map[string]bool
+	maxBody  int
+	echo     int
+	// workbench serves WorkbenchPath (HTTPOptions.Workbench).
+	workbench http.Handler
 }
 
 func (g *httpEdge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -109,6 +151,10 @@ func (g *httpEdge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Forbidden: Origin not allowed", http.StatusForbidden)
 		return
 	}
+	if g.workbench != nil && (r.URL.Path == WorkbenchPath || strings.HasPrefix(r.URL.Path, WorkbenchPath+"/")) {
+		g.workbench.ServeHTTP(w, r)
+		return
+	}
 	if !g.authorized(r.Header.Get("Authorization")) {
 		w.Header().Set("WWW-Authenticate", "Bearer")
 		http.Error(w, "Unauthorized", http.StatusUnauthorized)
@@ -118,8 +164,19 @@ func (g *httpEdge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	hw := &httpWriter{ResponseWriter: w, rw: g.rw}
-	r = r.WithContext(context.WithValue(r.Context(), withholdKey{}, withholder(hw)))
+	method := ""
+	if r.Method == http.MethodPost {
+		var ok bool
+		if method, ok = g.readBody(w, r); !ok {
+			return
+		}
+	}
+	hw := &httpWriter{ResponseWriter: w, rw: g.rw, echo: g.echo}
+	ctx := context.WithValue(r.Context(), withholdKey{}, withholder(hw))
+	if method == string(mcp.MethodToolsCall) {
+		ctx = context.WithValue(ctx, callingKey{}, true) // the tool filter passes it (advertise.go)
+	}
+	r = r.WithContext(ctx)
 	g.mcp.ServeHTTP(hw, r)
 	hw.finish()
 }

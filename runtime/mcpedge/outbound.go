@@ -127,6 +127,7 @@ type lineWriter struct {
 	w        io.Writer
 	rw       *rewriter
 	withheld map[string]bool // ids of cancelled calls whose answer is not yet seen
+	echo     int             // bound of an error message (boundError); 0: none
 	f        framer
 }
 
@@ -143,7 +144,7 @@ func (l *lineWriter) withhold(id any) {
 func (l *lineWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.rw == nil && len(l.withheld) == 0 && len(l.f.tail) == 0 {
+	if l.rw == nil && l.echo == 0 && len(l.withheld) == 0 && len(l.f.tail) == 0 {
 		return l.w.Write(p)
 	}
 	if err := l.f.feed(p, l.emit); err != nil {
@@ -159,6 +160,9 @@ func (l *lineWriter) emit(line []byte) error {
 			return nil
 		}
 	}
+	if l.echo > 0 {
+		line = boundError(line, l.echo)
+	}
 	_, err := l.w.Write(l.rw.apply(line))
 	return err
 }
@@ -168,6 +172,7 @@ func (l *lineWriter) emit(line []byte) error {
 type httpWriter struct {
 	http.ResponseWriter
 	rw        *rewriter
+	echo      int // bound of an error message (boundError); 0: none
 	cancelled atomic.Bool
 	mu        sync.Mutex
 	wrote     bool // status line sent
@@ -254,10 +259,13 @@ func (h *httpWriter) Write(p []byte) (int, error) {
 	if h.cancelled.Load() {
 		return len(p), nil
 	}
-	if h.rw == nil && len(h.f.tail) == 0 {
+	if h.rw == nil && h.echo == 0 && len(h.f.tail) == 0 {
 		return h.ResponseWriter.Write(p)
 	}
 	err := h.f.feed(p, func(line []byte) error {
+		if h.echo > 0 {
+			line = boundError(line, h.echo)
+		}
 		_, err := h.ResponseWriter.Write(h.rw.apply(line))
 		return err
 	})

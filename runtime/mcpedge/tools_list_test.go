@@ -111,7 +111,8 @@ func TestNewRejects(t *testing.T) {
 	}{
 		{name: "nil dispatcher", kind: KindInvalidOptions},
 		{name: "no name", opts: Options{Version: "1"}, kind: KindInvalidOptions},
-		{name: "negative pool", opts: Options{Name: "g", Version: "1", WorkerPoolSize: -1}, kind: KindInvalidOptions},
+		{name: "no limits", opts: Options{Name: "g", Version: "1"}, tools: tool("a", `{"inputSchema":{},"name":"a"}`), kind: KindInvalidOptions},
+		{name: "one limit missing", opts: Options{Name: "g", Version: "1", Limits: Limits{SessionCalls: 1, RequestBytes: 1, SessionIdle: 1, EchoChars: 1}}, tools: tool("a", `{"inputSchema":{},"name":"a"}`), kind: KindInvalidOptions},
 		{name: "not JSON", tools: tool("a", `{"name":"a",`), kind: KindInvalidDefinition},
 		{name: "not compact", tools: tool("a", `{"name": "a","inputSchema":{}}`), kind: KindInvalidDefinition},
 		{name: "not an object", tools: tool("a", `["a"]`), kind: KindInvalidDefinition},
@@ -131,7 +132,7 @@ func TestNewRejects(t *testing.T) {
 					d = &fakeDispatcher{tools: tc.tools}
 				}
 				if opts.Name == "" && tc.name != "no name" {
-					opts = Options{Name: "g", Version: "1", WorkerPoolSize: opts.WorkerPoolSize}
+					opts = Options{Name: "g", Version: "1"}
 				}
 			}
 			_, err := New(d, opts)

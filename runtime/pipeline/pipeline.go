@@ -12,10 +12,12 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/audit"
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 )
@@ -44,26 +46,61 @@ func (r Result) IsError() bool {
 // AuditRecord is what the audit hook receives: who did what, never payloads
 // (no arguments, text, scripts, paths, dialog text or page content).
 type AuditRecord struct {
+	Time       time.Time // when the call started
 	Invocation string
 	Parent     string // the composite invocation a step belongs to
 	Session    string
 	Tool       string
+	Branch     string
 	Caps       []surface.Capability
-	Hosts      []string
-	Status     surface.Status
-	Effect     surface.Effect
-	Reason     surface.Reason
-	Duration   time.Duration
+	// Decision is the authority's: audit.DecisionAllow, DecisionDeny, or
+	// DecisionNone when the call never reached classification; Layer names
+	// the layer that denied.
+	Decision string
+	Layer    string
+	// Hosts the call reached or was refused (host or host:port only).
+	Hosts    []string
+	Status   surface.Status
+	Effect   surface.Effect
+	Reason   surface.Reason
+	Duration time.Duration
+	// Policy is the digest of the configured authority in force.
+	Policy string
+}
+
+// Line is the record as the audit file holds it.
+func (r AuditRecord) Line() audit.Record {
+	caps := make([]string, len(r.Caps))
+	for i, c := range r.Caps {
+		caps[i] = string(c)
+	}
+	hosts := r.Hosts
+	if hosts == nil {
+		hosts = []string{}
+	}
+	return audit.Record{Time: r.Time.UTC(), Invocation: r.Invocation, Parent: r.Parent, Workspace: r.Session,
+		Tool: r.Tool, Branch: r.Branch, Capabilities: caps, Decision: r.Decision, Layer: r.Layer, Hosts: hosts,
+		Status: string(r.Status), Effect: string(r.Effect), Reason: string(r.Reason),
+		DurationMS: float64(r.Duration.Microseconds()) / 1000, Policy: r.Policy}
 }
 
 // Auditor receives one record per invocation, composite steps included.
 type Auditor func(AuditRecord)
+
+// Journal is the durable audit (audit.Writer). Write is called for every
+// invocation before its result is returned; Ready before every call that
+// would change anything, which is refused audit_unavailable when it fails.
+type Journal interface {
+	Ready() error
+	Write(audit.Record) error
+}
 
 // Pipeline is the one invocation path.
 type Pipeline struct {
 	handler   surface.Handler
 	authority func() *governance.Authority
 	audit     Auditor
+	journal   Journal
 	log       *slog.Logger
 	seq       atomic.Uint64
 	prefix    string
@@ -76,7 +113,10 @@ type Options struct {
 	// invocation to take its snapshot.
 	Authority func() *governance.Authority
 	Audit     Auditor
-	Logger    *slog.Logger
+	// Journal is the durable audit (nil: none, as in tests that observe
+	// records through Audit).
+	Journal Journal
+	Logger  *slog.Logger
 }
 
 // New builds a Pipeline.
@@ -87,7 +127,7 @@ func New(o Options) *Pipeline {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Pipeline{handler: o.Handler, authority: o.Authority, audit: o.Audit, log: o.Logger, prefix: strconv.FormatInt(time.Now().UnixNano()%1e6, 36)}
+	return &Pipeline{handler: o.Handler, authority: o.Authority, audit: o.Audit, journal: o.Journal, log: o.Logger, prefix: strconv.FormatInt(time.Now().UnixNano()%1e6, 36)}
 }
 
 // Invocation is the per-call state handlers reach through the context.
@@ -103,6 +143,13 @@ type Invocation struct {
 	p         *Pipeline
 
 	notes []string
+	carry []func(*surface.Refusal) // carry.go
+	// touched: hosts handlers reported acting on (Touched), for the audit.
+	touchedMu sync.Mutex
+	touched   []string
+	// pageQuoted: a step of this composite quoted page strings, so its own
+	// summary and facts (which carry the steps' words) do too.
+	pageQuoted atomic.Bool
 }
 
 // Note records a sentence the summary must carry whatever the outcome
@@ -111,6 +158,20 @@ type Invocation struct {
 func (inv *Invocation) Note(sentence string) {
 	if inv != nil {
 		inv.notes = append(inv.notes, sentence)
+	}
+}
+
+// Touched records a host the call acted on (a URL or a host; only the host
+// is kept), for the audit line. Handlers call it for the page an action
+// runs on; landings and navigated pages are read from the facts.
+func (inv *Invocation) Touched(urlOrHost string) {
+	if inv == nil {
+		return
+	}
+	if h := hostOf(urlOrHost); h != "" {
+		inv.touchedMu.Lock()
+		inv.touched = append(inv.touched, h)
+		inv.touchedMu.Unlock()
 	}
 }
 
@@ -144,6 +205,15 @@ func (p *Pipeline) Call(ctx context.Context, session, tool string, raw []byte, p
 	}
 	inv.Authority = inv.Authority.Narrow(args.Restrictions())
 	return p.run(ctx, inv, entry, args, start)
+}
+
+// Busy authors and audits a direct call the MCP edge refused before running
+// it: the session already had limit calls in flight. Nothing ran, so the
+// same call is safe to repeat once an earlier one has answered.
+func (p *Pipeline) Busy(session, tool string, limit int) Result {
+	inv := &Invocation{ID: p.newID(), Session: session, Tool: tool, p: p}
+	r := &surface.Refusal{Reason: surface.ReasonBusy, Limit: strconv.Itoa(limit)}
+	return p.finish(inv, time.Now(), nil, nil, surface.Outcome{Refusal: r, RepeatSafe: true})
 }
 
 // Child runs one step of a composite under the parent's snapshot: it is
@@ -183,6 +253,9 @@ func (p *Pipeline) run(ctx context.Context, inv *Invocation, entry *surface.Tool
 	needs := args.Needs()
 	if r := inv.Authority.Admit(needs); r != nil {
 		return p.finish(inv, start, args, nil, surface.Outcome{Refusal: r})
+	}
+	if out, refused := p.auditGate(inv.Tool, needs); refused {
+		return p.finish(inv, start, args, nil, out)
 	}
 	ctx = context.WithValue(ctx, ctxKey{}, inv)
 	facts, out := p.dispatch(ctx, entry, args)
@@ -224,6 +297,12 @@ func (p *Pipeline) finish(inv *Invocation, start time.Time, args surface.Args, f
 	if env.Effect == surface.EffectPartial || env.Effect == surface.EffectUnknown || env.Status == surface.StatusUnknown {
 		env.RepeatSafe = false
 	}
+	env.Facts = withCarried(factsJSON(facts, out.Refusal), inv.carry)
+	// Audit before the answer exists: the line is on disk before the call
+	// returns, and a line that could not be written is said in the summary.
+	if note := p.write(p.record(inv, start, args, env.Status, env.Effect, env.Facts, out.Refusal), out.Refusal); note != "" {
+		inv.notes = append(inv.notes, note)
+	}
 	text := language.Text{Summary: out.Summary, NextSteps: out.NextSteps}
 	if out.Refusal != nil && text.Summary == "" {
 		text = language.Refusal(inv.Tool, out.Refusal)
@@ -233,32 +312,22 @@ func (p *Pipeline) finish(inv *Invocation, start time.Time, args surface.Args, f
 	}
 	text = language.Bounded(text)
 	env.Summary, env.NextSteps = text.Summary, text.NextSteps
+	if text.PageQuoted || inv.pageQuoted.Load() {
+		env.UntrustedQuotes = true
+		if inv.Parent != nil {
+			inv.Parent.pageQuoted.Store(true)
+		}
+	}
 	if env.NextSteps == nil {
 		env.NextSteps = []string{}
 	}
-	env.Facts = factsJSON(facts, out.Refusal)
 	b, err := json.Marshal(env)
 	if err != nil {
 		p.log.Error("envelope marshal", "tool", inv.Tool, "err", err)
 		env.Facts = json.RawMessage(`{"reason":"internal"}`)
-		env.Status, env.Summary = surface.StatusFailed, inv.Tool+" failed: internal error."
+		env.Status, env.Summary, env.UntrustedQuotes = surface.StatusFailed, inv.Tool+" failed: internal error.", false
 		b, _ = json.Marshal(env)
 	}
-	rec := AuditRecord{Invocation: inv.ID, Session: inv.Session, Tool: inv.Tool, Status: env.Status, Effect: env.Effect, Duration: time.Since(start)}
-	if inv.Parent != nil {
-		rec.Parent = inv.Parent.ID
-	}
-	if args != nil {
-		n := args.Needs()
-		rec.Caps = n.Caps.List()
-		for _, u := range n.URLs {
-			rec.Hosts = append(rec.Hosts, language.Host(u))
-		}
-	}
-	if out.Refusal != nil {
-		rec.Reason = out.Refusal.Reason
-	}
-	p.audit(rec)
 	return Result{Envelope: env, JSON: b, Image: out.Image, Facts: facts}
 }
 

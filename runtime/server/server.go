@@ -6,6 +6,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
@@ -13,6 +14,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools"
+	"github.com/ghostlight-dev/ghostlight/runtime/workbench"
 )
 
 // Config is the server's configuration.
@@ -21,12 +23,19 @@ type Config struct {
 	// Authority is the configured authority (nil: all-open under the
 	// permanent ceilings).
 	Authority *governance.Authority
+	// Policy returns the authority for a call starting now (the layer
+	// loader's Current, which re-reads changed files); it replaces
+	// Authority when set.
+	Policy func() *governance.Authority
 	// WithheldNames removes target names from receipts.
 	WithheldNames bool
 	Logger        *slog.Logger
 	Version       string
 	// Audit receives one record per invocation (nil: logged at debug).
 	Audit pipeline.Auditor
+	// Journal is the durable audit every record is written to before the
+	// call answers (an *audit.Writer; nil: none).
+	Journal pipeline.Journal
 }
 
 // Server is a running Ghostlight.
@@ -36,6 +45,10 @@ type Server struct {
 	pipeline *pipeline.Pipeline
 	edge     *mcpedge.Edge
 	log      *slog.Logger
+	// For the workbench (workbench_adapter.go).
+	policy  func() *governance.Authority
+	journal pipeline.Journal
+	wb      *workbench.Workbench
 }
 
 // New builds a server; nothing starts the browser until a call needs it.
@@ -46,6 +59,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Browser.Logger == nil {
 		cfg.Browser.Logger = cfg.Logger
 	}
+	// No logged value is longer than the bound, whoever logs it.
+	cfg.Logger = slog.New(mcpedge.BoundLogs(cfg.Logger.Handler(), surface.LogValueCharsMax))
+	cfg.Browser.Logger = slog.New(mcpedge.BoundLogs(cfg.Browser.Logger.Handler(), surface.LogValueCharsMax))
 	cfg.Browser.Limits = browser.Limits{
 		ZoomMinPercent: surface.ZoomPercentMin, ZoomMaxPercent: surface.ZoomPercentMax,
 		WindowMinWidth: surface.WindowWidthMin, WindowMaxWidth: surface.WindowWidthMax,
@@ -64,15 +80,20 @@ func New(cfg Config) (*Server, error) {
 			log.Debug("audit", "invocation", r.Invocation, "parent", r.Parent, "tool", r.Tool, "status", r.Status, "effect", r.Effect, "reason", r.Reason, "caps", r.Caps, "hosts", r.Hosts, "ms", r.Duration.Milliseconds())
 		}
 	}
+	policy := cfg.Policy
+	if policy == nil {
+		policy = func() *governance.Authority { return auth }
+	}
 	b := browser.New(cfg.Browser)
 	h, err := tools.New(tools.Options{Browser: b, Logger: cfg.Logger, WithheldNames: cfg.WithheldNames})
 	if err != nil {
 		b.Close()
 		return nil, err
 	}
-	p := pipeline.New(pipeline.Options{Handler: h, Authority: func() *governance.Authority { return auth }, Audit: cfg.Audit, Logger: cfg.Logger})
-	s := &Server{browser: b, handler: h, pipeline: p, log: cfg.Logger}
-	e, err := mcpedge.New(dispatcher{s}, mcpedge.Options{Name: "ghostlight", Version: cfg.Version, Logger: cfg.Logger})
+	p := pipeline.New(pipeline.Options{Handler: h, Authority: policy, Audit: cfg.Audit, Journal: cfg.Journal, Logger: cfg.Logger})
+	s := &Server{browser: b, handler: h, pipeline: p, log: cfg.Logger, policy: policy, journal: cfg.Journal}
+	e, err := mcpedge.New(dispatcher{s}, mcpedge.Options{Name: "ghostlight", Version: cfg.Version, Logger: cfg.Logger, Limits: EdgeLimits(),
+		Advertise: advertise(policy), RootsWait: surface.RootsRequestMsMax * time.Millisecond})
 	if err != nil {
 		h.Close()
 		b.Close()
@@ -80,6 +101,29 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.edge = e
 	return s, nil
+}
+
+// EdgeLimits are the MCP edge's bounds, from spec/bounds.cue.
+func EdgeLimits() mcpedge.Limits {
+	return mcpedge.Limits{
+		SessionCalls:  surface.SessionCallsMax,
+		RequestBytes:  surface.RequestBytesMax,
+		SessionIdle:   surface.HttpSessionIdleMsMax * time.Millisecond,
+		EchoChars:     surface.EchoCharsMax,
+		LogValueChars: surface.LogValueCharsMax,
+	}
+}
+
+// advertise lists a tool when the configured authority in force lets some
+// way of calling it through (governance.Authority.Advertises).
+func advertise(policy func() *governance.Authority) func() func(string) bool {
+	return func() func(string) bool {
+		a := policy()
+		return func(name string) bool {
+			t := surface.Lookup(name)
+			return t == nil || a.Advertises(t)
+		}
+	}
 }
 
 // Edge is the MCP edge to serve over stdio or HTTP.
@@ -91,6 +135,9 @@ func (s *Server) Pipeline() *pipeline.Pipeline { return s.pipeline }
 // Close ends every session and shuts the browser down, leaving no process.
 func (s *Server) Close(ctx context.Context) error {
 	_ = s.edge.Close(ctx)
+	if s.wb != nil {
+		s.wb.Close()
+	}
 	_ = s.handler.Close()
 	return s.browser.Close()
 }
@@ -107,12 +154,22 @@ func (d dispatcher) Tools() []mcpedge.Tool {
 }
 
 func (d dispatcher) Call(ctx context.Context, c mcpedge.Call) mcpedge.Reply {
-	r := d.s.pipeline.Call(ctx, c.Session, c.Tool, c.Arguments, c.Progress)
-	reply := mcpedge.Reply{Envelope: r.JSON, Summary: r.Envelope.Summary, NextSteps: r.Envelope.NextSteps, IsError: r.IsError()}
+	// The client's roots reach browser_upload, and its way to show the
+	// person a link reaches credential handoffs, through the call's context.
+	ctx = tools.WithElicitation(ctx, tools.Elicit(c.Elicit))
+	r := d.s.pipeline.Call(tools.WithClientRoots(ctx, tools.ClientRoots(c.Roots)), c.Session, c.Tool, c.Arguments, c.Progress)
+	reply := mcpedge.Reply{Envelope: r.JSON, Summary: r.Envelope.Summary, NextSteps: r.Envelope.NextSteps, IsError: r.IsError(), UntrustedQuotes: r.Envelope.UntrustedQuotes}
 	if r.Image != nil {
 		reply.Image = &mcpedge.Image{MIME: r.Image.MIME, Data: r.Image.Data}
 	}
 	return reply
+}
+
+// Busy authors the edge's busy refusal through the pipeline (envelope,
+// words, audit), without running anything.
+func (d dispatcher) Busy(c mcpedge.Call, limit int) mcpedge.Reply {
+	r := d.s.pipeline.Busy(c.Session, c.Tool, limit)
+	return mcpedge.Reply{Envelope: r.JSON, Summary: r.Envelope.Summary, NextSteps: r.Envelope.NextSteps, IsError: r.IsError()}
 }
 
 func (d dispatcher) SessionClosed(session string) {

@@ -12,13 +12,12 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/go-rod/rod"
-
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/capture"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/settle"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
@@ -43,15 +42,14 @@ type act struct {
 	s    *session
 	t    *browser.Tab
 	w    *pagejs.World
-	page *rod.Page
 	host string
 	// call is the call's own context (not dialog-guarded), for observing
 	// what happened after a dialog cancelled the guarded one.
 	call context.Context
 
-	wt  *watch
+	wt  *settle.Watch
 	eff surface.Effect // how far input got: none until something reached the page
-	res settled
+	res settle.Result
 
 	dialog    *browser.DialogState
 	landing   *surface.Landing
@@ -61,14 +59,14 @@ type act struct {
 }
 
 func (s *session) newAct(call context.Context, t *browser.Tab) *act {
-	return &act{s: s, t: t, w: s.world(t), page: t.Page(), host: language.Host(t.URL()), call: call, eff: surface.EffectNone}
+	return &act{s: s, t: t, w: s.world(t), host: language.Host(t.URL()), call: call, eff: surface.EffectNone}
 }
 
 // element is the receipt fact of an element hit, its name withheld when
 // names are not preserved.
 func (a *act) element(role, name string) *surface.Element {
-	e := &surface.Element{Role: string(language.Role(role))}
-	if a.s.h.names {
+	e := &surface.Element{Role: language.Role(role)}
+	if a.names() {
 		e.Name = language.Name(name)
 	}
 	return e
@@ -123,7 +121,7 @@ func (a *act) viewPoint(ctx context.Context, view string, x, y int, pointer stri
 	if e.tab != a.t.Handle() {
 		return input.Point{}, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: pointer, Message: "that view belongs to another tab"}
 	}
-	now, err := capture.ReadBinding(ctx, a.page, a.t.Generation())
+	now, err := capture.ReadBinding(ctx, a.t.Page(), a.t.Generation())
 	if err != nil {
 		return input.Point{}, refusalFor(err, 0)
 	}
@@ -147,7 +145,7 @@ func (a *act) viewPoint(ctx context.Context, view string, x, y int, pointer stri
 // arm starts watching the page; call it right before the first dispatch.
 func (a *act) arm(ctx context.Context) {
 	if a.wt == nil {
-		a.wt = startWatch(ctx, a.t, a.w, a.page)
+		a.wt = settle.Start(ctx, a.t, a.w, settleConfig())
 	}
 }
 
@@ -183,6 +181,15 @@ func inputEffect(e input.Effect) surface.Effect {
 	return surface.EffectNone
 }
 
+// cut records that a dialog stopped a many-part input (keys, characters)
+// part way: what went before stands, the rest never reached the page. A
+// dialog otherwise proves an input in flight arrived (see outcome).
+func (a *act) cut(ctx context.Context) {
+	if a.dispatched() && errors.Is(context.Cause(ctx), browser.ErrDialogOpened) {
+		a.eff = surface.EffectPartial
+	}
+}
+
 // dispatched reports whether anything may have reached the page.
 func (a *act) dispatched() bool { return a != nil && a.eff != surface.EffectNone }
 
@@ -194,10 +201,10 @@ func (a *act) finish(ctx context.Context) {
 	}
 	if a.dispatched() && ctx.Err() == nil {
 		sctx, cancel := settleContext(ctx)
-		a.res = a.wt.settle(sctx)
+		a.res = a.wt.Settle(sctx)
 		cancel()
 	}
-	a.wt.close()
+	a.wt.Close()
 	a.observe()
 }
 
@@ -213,7 +220,7 @@ func (a *act) observe() {
 		a.opened = append(a.opened, o.Handle())
 	}
 	a.readiness = a.res.Readiness
-	if a.wt != nil && (a.t.Generation() != a.wt.gen0 || a.t.URL() != a.wt.url0) {
+	if a.wt != nil && (a.t.Generation() != a.wt.Generation() || a.t.URL() != a.wt.URL()) {
 		info, err := a.t.Info(octx)
 		u, ttl := info.URL, info.Title
 		if err != nil {
@@ -224,7 +231,7 @@ func (a *act) observe() {
 		a.landing = &surface.Landing{URL: governedURL(u), Title: title(ttl), DocumentGeneration: int(a.t.Generation())}
 		if inv := pipeline.FromContext(a.call); inv != nil && inv.Authority.AdmitURL(u) != nil {
 			a.denied = true
-			a.landing.URL = governedURL(originOf(u))
+			a.landing.URL, a.landing.Title = governedURL(originOf(u)), "" // origin only; title withheld
 		}
 	}
 	if a.readiness == "" {
@@ -265,6 +272,7 @@ func (a *act) receipt(r language.Act) language.Act {
 // ("the click").
 func (a *act) outcome(tool string, ref *surface.Refusal, r language.Act, safe bool, timeoutMs int, what string) surface.Outcome {
 	limit := strconv.Itoa(timeoutOr(timeoutMs))
+	ref = a.unnamed(ref)
 	if ref != nil && ref.Reason == surface.ReasonTimeout {
 		ref.Limit = limit
 	}
@@ -276,20 +284,33 @@ func (a *act) outcome(tool string, ref *surface.Refusal, r language.Act, safe bo
 		return done(language.Say(language.Action(rec), language.ActionSteps(rec)...), a.readiness, surface.EffectNone, true)
 	}
 	rec := a.receipt(r)
-	if a.dialog != nil {
-		// The dialog proves the input reached the page.
+	if a.dialog != nil && (ref == nil || ref.Reason == surface.ReasonDialogBlocking) {
+		// The dialog proves the input reached the page (its acknowledgement
+		// waits behind the dialog, so the input alone reads unknown). The
+		// call did what it was asked: it succeeded, and the page now shows
+		// a dialog, which the facts name and the next step answers. Only an
+		// input cut part way by the dialog is blocked.
 		eff := a.eff
 		if eff == surface.EffectUnknown {
 			eff = surface.EffectApplied
 		}
-		return surface.Outcome{Status: surface.StatusBlocked, Effect: eff, Readiness: readinessOf(a.readiness),
-			Refusal: &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: a.dialog.Type},
+		out := surface.Outcome{Status: surface.StatusSucceeded, Effect: eff, Readiness: readinessOf(a.readiness),
 			Summary: language.Action(rec), NextSteps: language.ActionSteps(rec)}
+		if eff != surface.EffectApplied {
+			out.Status = surface.StatusBlocked
+			out.Refusal = &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: surface.DialogType(a.dialog.Type)}
+		}
+		return out
 	}
 	if ref != nil {
 		out := surface.Outcome{Effect: a.eff, Readiness: readinessOf(a.readiness), Refusal: ref}
 		var t language.Text
 		switch {
+		case ref.Reason == surface.ReasonTabCrashed || ref.Reason == surface.ReasonBrowserUnavailable:
+			// The page or the browser died under the action: say that (what
+			// reached the page before may stand; the effect says unknown).
+			out.Status = surface.StatusFailed
+			t = language.Refusal(tool, ref)
 		case a.eff == surface.EffectUnknown || ref.Reason == surface.ReasonTimeout:
 			out.Status = surface.StatusUnknown
 			t = language.ActionUnknown(tool, what, limit)
@@ -345,6 +366,15 @@ func (a *act) openedOf() []string {
 		return nil
 	}
 	return a.opened
+}
+
+// dialogOf is the type of the dialog the action's page opened ("" none),
+// for the dialog_type fact.
+func (a *act) dialogOf() surface.DialogType {
+	if a == nil || a.dialog == nil {
+		return ""
+	}
+	return surface.DialogType(a.dialog.Type)
 }
 
 // perform runs fn on the held tab (host admitted, no dialog open, a dialog

@@ -88,7 +88,7 @@ func BenchmarkDialogAccept(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		if r := h.call("browser_click", click); r.Envelope.Status != surface.StatusBlocked {
+		if r := h.call("browser_click", click); r.Envelope.Status != surface.StatusSucceeded || !strings.Contains(string(r.Envelope.Facts), `"dialog_type"`) {
 			b.Fatalf("click: %s", r.JSON)
 		}
 		b.StartTimer()

@@ -78,7 +78,8 @@ func closedPort(t *testing.T) int {
 }
 
 func noisyPage(closed int, other string) string {
-	return `<title>Noisy</title><h1>Noisy</h1><script>
+	// A data: icon: no favicon request lands between two reads of a test.
+	return `<title>Noisy</title><link rel="icon" href="data:,"><h1>Noisy</h1><script>
 console.log('plain-log-line', 42);
 console.error('bad-thing happened', {a: 1});
 console.warn('warned-thing');
@@ -93,7 +94,7 @@ setTimeout(function () { throw new Error('kaboom-exception'); }, 0);
 func diagnoseSite(t *testing.T, other string) (string, func(string) string) {
 	closed := closedPort(t)
 	srv := actSite(t, map[string]string{
-		"/":      `<title>Quiet</title><h1>Quiet</h1><script>console.error('before-tracking');</script>`,
+		"/":      `<title>Quiet</title><link rel="icon" href="data:,"><h1>Quiet</h1><script>console.error('before-tracking');</script>`,
 		"/noisy": noisyPage(closed, other),
 	}, map[string]http.HandlerFunc{
 		"/ok.json": func(w http.ResponseWriter, r *http.Request) {
@@ -288,5 +289,45 @@ func TestDiagnoseRecreatedTabStartsAgain(t *testing.T) {
 	h.must("browser_navigate", `{"url":`+quote(at("/"))+`,"tab":"`+nav.Tab+`"}`)
 	if f, _ := h.diagnose(`{"tab":"` + nav.Tab + `"}`); !f.TrackingStarted || len(f.Entries) != 0 {
 		t.Fatalf("recreated tab: %+v", f)
+	}
+}
+
+// TestDiagnoseReadsWhatThePageAlreadySaw: a read reflects every event the
+// browser emitted before the call. The page shows its two fetches' statuses
+// (it has read their responses, not their bodies); the very next read lists
+// both, with those statuses, without waiting or polling.
+func TestDiagnoseReadsWhatThePageAlreadySaw(t *testing.T) {
+	h := newHarness(t)
+	srv := actSite(t, map[string]string{
+		"/": `<title>Quiet</title><p>quiet</p>`,
+		"/f": `<title>Fetches</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/s.css"><p id="out"></p><script>
+Promise.all([fetch('/a.json'), fetch('/b.json')]).then(function (rs) {
+  document.getElementById('out').textContent = 'statuses ' + rs.map(function (r) { return r.status; }).join(',');
+});
+</script>`,
+	}, map[string]http.HandlerFunc{
+		"/s.css": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/css")
+			w.Write([]byte("p{}"))
+		},
+		"/a.json": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"a":1}`)) },
+		"/b.json": func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(`{"b":1}`))
+		},
+	})
+	h.open(srv.URL + "/")
+	if f, _ := h.diagnose(`{}`); !f.TrackingStarted {
+		t.Fatal("tracking did not start")
+	}
+	h.open(srv.URL + "/f")
+	h.must("browser_wait", `{"condition":"text_present","value":"statuses 200,404"}`)
+	f, _ := h.diagnose(`{"detail":"all"}`)
+	a, b := find(f.Entries, "request", "GET /a.json"), find(f.Entries, "request", "GET /b.json")
+	if a == nil || b == nil || a.Status != 200 || a.Level != "ok" || b.Status != 404 || b.Level != "error" {
+		t.Fatalf("the fetches the page already saw are missing:\n%s", dump(f.Entries))
+	}
+	if find(f.Entries, "request", "GET /f") == nil || find(f.Entries, "request", "GET /s.css") == nil {
+		t.Fatalf("document and stylesheet:\n%s", dump(f.Entries))
 	}
 }

@@ -24,6 +24,9 @@ type Options struct {
 	WithheldNames bool
 	// StageDir holds bytes an upload drops onto a page ("" = a temp dir).
 	StageDir string
+	// WorkDir is the upload root when neither the policy nor the client
+	// names one ("" = the working directory; upload_roots.go).
+	WorkDir string
 }
 
 // Handler implements surface.Handler.
@@ -32,9 +35,12 @@ type Handler struct {
 	log      *slog.Logger
 	names    bool
 	stageDir string
+	stage    *browser.OwnedDir // stageDir when this handler made it
+	workDir  string
 
 	mu       sync.Mutex
 	sessions map[string]*session
+	handoff  handoffs // credential handoffs waiting on the person (handoff.go)
 }
 
 var _ surface.Handler = (*Handler)(nil)
@@ -44,14 +50,23 @@ func New(o Options) (*Handler, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	var owned *browser.OwnedDir
 	if o.StageDir == "" {
-		d, err := os.MkdirTemp("", "ghostlight-stage-")
+		// Owned (marked as this process's), so the next server sweeps it if this one is killed.
+		base := ""
+		if o.Browser != nil {
+			base = o.Browser.TempDir()
+		}
+		d, err := browser.MakeOwnedDir(base, browser.StagePrefix)
 		if err != nil {
 			return nil, err
 		}
-		o.StageDir = d
+		owned, o.StageDir = d, d.Path()
 	}
-	return &Handler{b: o.Browser, log: o.Logger, names: !o.WithheldNames, stageDir: o.StageDir, sessions: map[string]*session{}}, nil
+	if o.WorkDir == "" {
+		o.WorkDir, _ = os.Getwd()
+	}
+	return &Handler{b: o.Browser, log: o.Logger, names: !o.WithheldNames, stageDir: o.StageDir, stage: owned, workDir: o.WorkDir, sessions: map[string]*session{}}, nil
 }
 
 // session returns the per-session state of the invocation in ctx.
@@ -88,4 +103,9 @@ func (h *Handler) Release(ctx context.Context, id string) error {
 }
 
 // Close releases staged bytes. The browser is closed by its owner.
-func (h *Handler) Close() error { return os.RemoveAll(h.stageDir) }
+func (h *Handler) Close() error {
+	if h.stage != nil {
+		return h.stage.Remove()
+	}
+	return os.RemoveAll(h.stageDir)
+}

@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	testBrowser = browser.New(browser.Config{Startup: browser.StartupAuto, Headless: true, Logger: log, Path: os.Getenv("GHOSTLIGHT_BROWSER")})
 	var err error
-	testHandler, err = New(Options{Browser: testBrowser, Logger: log})
+	testHandler, err = New(Options{Browser: testBrowser, Logger: log, WorkDir: os.TempDir()}) // uploads read the tests' temp dirs
 	if err != nil {
 		panic(err)
 	}

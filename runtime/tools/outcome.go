@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -43,9 +42,10 @@ func governedURL(raw string) string {
 	return bounded(u.String(), surface.URLCharsMax)
 }
 
-// title bounds a page title for facts.
+// title bounds a page title for facts, cleaned as a sentence would carry it
+// (no bidi, zero-width or control characters).
 func title(s string) string {
-	return bounded(strings.Join(strings.Fields(s), " "), surface.TitleCharsMax)
+	return bounded(language.Clean(s), surface.TitleCharsMax)
 }
 
 func bounded(s string, n int) string {
@@ -53,6 +53,32 @@ func bounded(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n])
+}
+
+// governPage is a page's URL and title as a result may carry them: a page
+// outside the call's authority keeps only its origin, and its title is
+// withheld (withheld reports that). Tab lists, diagnose and perception use it.
+func governPage(ctx context.Context, rawURL, pageTitle string) (u, t string, withheld bool) {
+	inv := pipeline.FromContext(ctx)
+	if inv == nil || inv.Authority == nil || rawURL == "" || rawURL == "about:blank" || inv.Authority.AdmitURL(rawURL) == nil {
+		return governedURL(rawURL), title(pageTitle), false
+	}
+	return governedURL(originOf(rawURL)), "", true
+}
+
+// withheldNote says that some URLs and titles a result would name were cut
+// to their origin.
+func withheldNote(ctx context.Context, n int, what string) {
+	if inv := pipeline.FromContext(ctx); inv != nil && n > 0 {
+		inv.Note(fmt.Sprintf("%s outside the hosts this call may reach: only %s origin is shown, the rest of the URL and the title are withheld.", what, plural(n, "its", "their")))
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // governLanding is where a navigation-like call landed, as facts may carry

@@ -96,3 +96,21 @@ func TestFindOnBigPage(t *testing.T) {
 		t.Fatalf("Button: %d matches, total %d", len(many.Matches), many.Total)
 	}
 }
+
+// Every match carries state, [] when none holds.
+func TestFindMatchesCarryState(t *testing.T) {
+	h := newHarness(t)
+	srv := site(t, map[string]string{"/": `<title>S</title><main><p>Plan the trip</p><button>Plan</button>
+		<label><input type="checkbox" checked> Plan ahead</label><div role="region" aria-label="Plan board">x</div></main>`})
+	h.open(srv.URL + "/")
+	r := h.must("browser_find", `{"text":"Plan"}`)
+	var f surface.BrowserFindFacts
+	h.facts(r, &f)
+	if empty := stateListed(t, r.Envelope.Facts, "matches"); empty != len(f.Matches)-1 {
+		t.Fatalf("%d of %d matches with no state, want all but the checkbox: %s", empty, len(f.Matches), r.Envelope.Facts)
+	}
+	if st := itemNamed(t, f.Matches, "checkbox", "Plan ahead").State; len(st) != 1 || st[0] != "checked" {
+		t.Fatalf("checkbox state %v", st)
+	}
+	itemNamed(t, f.Matches, "region", "Plan board")
+}

@@ -114,7 +114,7 @@ func TestHistoryReloadIntoDialog(t *testing.T) {
 		DialogType string         `json:"dialog_type"`
 	}
 	h.facts(r, &f)
-	if r.Envelope.Status != surface.StatusBlocked || f.Reason != surface.ReasonDialogBlocking || f.DialogType != "alert" || f.Tab != nav.Tab || f.URL != srv.URL+"/" {
+	if r.Envelope.Status != surface.StatusSucceeded || r.Envelope.Effect != surface.EffectApplied || f.Reason != "" || f.DialogType != "alert" || f.Tab != nav.Tab || f.URL != srv.URL+"/" {
 		t.Fatalf("reload into a dialog: %s", r.JSON)
 	}
 	if !strings.Contains(r.Envelope.Summary, "An alert dialog") || len(r.Envelope.NextSteps) != 1 || !strings.Contains(r.Envelope.NextSteps[0], "browser_dialog") {

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -176,5 +177,53 @@ func TestInspectDocumentSnapshots(t *testing.T) {
 	d3, r3 := h.inspect(`{"scope":"document"}`)
 	if d3.Diff == nil || d3.Diff.Previous != d2.Snapshot || d3.Diff.Added+d3.Diff.Removed+d3.Diff.Changed != 0 || !strings.Contains(r3.Envelope.Summary, "No structural change") {
 		t.Fatalf("unchanged diff: %s", r3.JSON)
+	}
+}
+
+// stateListed fails unless every row of facts[key] carries a state array
+// (the contract lists state on every item and match, [] when none holds),
+// and returns how many rows had none.
+func stateListed(t testing.TB, facts []byte, key string) (empty int) {
+	t.Helper()
+	var f map[string]json.RawMessage
+	var rows []map[string]json.RawMessage
+	if err := json.Unmarshal(facts, &f); err != nil || json.Unmarshal(f[key], &rows) != nil || len(rows) == 0 {
+		t.Fatalf("no %s rows in %s", key, facts)
+	}
+	for _, row := range rows {
+		var st []string
+		raw, ok := row["state"]
+		if !ok || json.Unmarshal(raw, &st) != nil || st == nil {
+			t.Fatalf("a %s row without a state array: %s", key, facts)
+		}
+		if len(st) == 0 {
+			empty++
+		}
+	}
+	return empty
+}
+
+func TestInspectItemsCarryState(t *testing.T) {
+	h := newHarness(t)
+	srv := site(t, map[string]string{"/": formPage, "/frame": `<button>Framed action</button>`})
+	h.open(srv.URL + "/")
+	for _, scope := range []string{"controls", "structure", "all", "document"} {
+		_, r := h.inspect(`{"scope":"` + scope + `"}`)
+		if stateListed(t, r.Envelope.Facts, "items") == 0 {
+			t.Fatalf("%s: no item with an empty state list: %s", scope, r.Envelope.Facts)
+		}
+	}
+	// Document-scope items carry their real state too.
+	srv2 := site(t, map[string]string{"/": `<title>D</title><main><details open aria-label="More"><summary>More</summary><p>Body</p></details><nav aria-label="Side"></nav></main>`})
+	h.open(srv2.URL + "/")
+	d, _ := h.inspect(`{"scope":"document"}`)
+	var more *surface.Item
+	for _, it := range d.Items {
+		if it.Name == "More" {
+			more = it
+		}
+	}
+	if more == nil || len(more.State) != 1 || more.State[0] != "expanded" {
+		t.Fatalf("open details in the document tree: %+v (%s)", more, names(d.Items))
 	}
 }

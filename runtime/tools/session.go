@@ -3,8 +3,6 @@ package tools
 import (
 	"sync"
 
-	"github.com/go-rod/rod"
-
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/evidence"
@@ -26,9 +24,10 @@ type session struct {
 	recordings *recordings                          // browser_record, made on first use
 }
 
+// world is the isolated world of one live page target behind a tab.
 type world struct {
-	page *rod.Page
-	w    *pagejs.World
+	target string
+	w      *pagejs.World
 }
 
 func newSession(h *Handler, id string) *session {
@@ -38,14 +37,20 @@ func newSession(h *Handler, id string) *session {
 // world returns the isolated world of the tab's current page, making a new
 // one when the tab was recreated behind its handle.
 func (s *session) world(t *browser.Tab) *pagejs.World {
-	page := t.Page()
+	page, target := t.Page(), string(t.TargetID())
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if w := s.worlds[t]; w != nil && w.page == page {
+	// A tab whose page just went away keeps its target id: its world's
+	// calls then fail like any call on a closed page.
+	if w := s.worlds[t]; w != nil && w.target == target {
 		return w.w
 	}
-	w := &world{page: page, w: pagejs.NewWorld(page)}
+	w := &world{target: target, w: pagejs.NewWorld(page)}
+	if page == nil {
+		return w.w // no live page yet: nothing is kept
+	}
 	w.w.SetLimits(pagejs.Limits{NameMax: surface.TargetNameCharsMax, TitleMax: surface.TitleCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete})
+	w.w.SetFrames(frameSource(t)) // cross-origin frames of admitted hosts (boundary.go)
 	s.worlds[t] = w
 	return w.w
 }

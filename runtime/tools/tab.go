@@ -30,6 +30,7 @@ func (s *session) tab(ctx context.Context, handle, target string) (*browser.Tab,
 	if err != nil {
 		return nil, refusalFor(err, 0)
 	}
+	s.noteHandoff(ctx, t) // a credential handoff the person completed (handoff.go)
 	return t, nil
 }
 
@@ -38,10 +39,16 @@ func (s *session) tab(ctx context.Context, handle, target string) (*browser.Tab,
 const relaunchNote = "The browser had stopped and was relaunched; earlier tabs closed."
 
 // noteRelaunch adds the relaunch sentence to this call's summary when the
-// workspace's browser was relaunched since its last call.
+// workspace's browser was relaunched since its last call, and has the result
+// count the popups closed at once up to its end (facts popups_closed).
 func (s *session) noteRelaunch(ctx context.Context) {
+	inv := pipeline.FromContext(ctx)
 	if s.ws.TakeRelaunched() {
-		pipeline.FromContext(ctx).Note(relaunchNote)
+		inv.Note(relaunchNote)
+	}
+	if inv != nil { // taking twice in one call adds nothing
+		inv.Carry(func(r *surface.Refusal) { r.PopupsClosed += s.ws.TakePopupsClosed() })
+		s.carryBlocked(ctx) // requests_blocked, blocked_hosts (boundary.go)
 	}
 }
 
@@ -60,6 +67,7 @@ func admitPage(ctx context.Context, t *browser.Tab) *surface.Refusal {
 		r.Tab = t.Handle()
 		return r
 	}
+	inv.Touched(u) // the audit names the page an action ran on (host only)
 	return nil
 }
 
@@ -71,16 +79,26 @@ func (s *session) onTab(ctx context.Context, t *browser.Tab, fn func(ctx context
 		return r
 	}
 	if d, open := t.Dialog(); open {
-		return &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: d.Type, Tab: t.Handle()}
+		return &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: surface.DialogType(d.Type), Tab: t.Handle()}
 	}
 	var ref *surface.Refusal
-	err := t.Do(ctx, func(ctx context.Context) error {
+	mark := s.ws.BlockedMark()
+	// The call's authority decides the tab's requests while it holds it.
+	defer func() { noteBlocked(ctx, s.ws.BlockedSince(mark, t.Handle())) }()
+	err := t.Do(governed(ctx), func(ctx context.Context) error {
 		g, stop := t.Guard(ctx)
 		defer stop()
 		ref = fn(g)
-		if ref == nil && context.Cause(g) == browser.ErrDialogOpened {
+		switch cause := context.Cause(g); {
+		case browser.GoneCause(g) != nil:
+			// The tab crashed or the browser went away under fn: say that, not
+			// what fn saw of it (a timeout, a condition that did not hold).
+			ref = refusalFor(cause, 0)
+		case cause == browser.ErrDialogOpened && (ref == nil || ref.Reason == surface.ReasonInternal || ref.Reason == surface.ReasonTimeout):
+			// A dialog that opened mid-call blocks the page: that is why fn
+			// stopped, whatever its own error said.
 			if d, open := t.Dialog(); open {
-				ref = &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: d.Type}
+				ref = &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: surface.DialogType(d.Type)}
 			}
 		}
 		return nil

@@ -69,20 +69,26 @@ func (s *session) element(ctx context.Context, t *browser.Tab, target string, se
 
 // item renders a perceived element as a fact row with a fresh handle.
 func (s *session) item(t *browser.Tab, gen uint64, it pagejs.Item) *surface.Item {
-	out := &surface.Item{
+	return &surface.Item{
 		Target:     targetHandle(t, gen, it.ID),
-		Role:       string(language.Role(it.Role)),
+		Role:       language.Role(it.Role),
 		Name:       language.Name(it.Name),
+		State:      stateNames(it.State),
 		Credential: it.Credential,
 		Level:      it.Level,
 	}
-	st := it.State
+}
+
+// stateNames lists the states that hold, in the spec's order; an empty
+// list (never null) when none does, since every item carries state.
+func stateNames(st pagejs.State) []string {
+	out := []string{}
 	for _, f := range []struct {
 		on   bool
 		name string
 	}{{st.Disabled, "disabled"}, {st.Checked, "checked"}, {st.Expanded, "expanded"}, {st.Selected, "selected"}, {st.Pressed, "pressed"}, {st.Focused, "focused"}, {st.Required, "required"}, {st.ReadOnly, "readonly"}} {
 		if f.on {
-			out.State = append(out.State, f.name)
+			out = append(out, f.name)
 		}
 	}
 	return out

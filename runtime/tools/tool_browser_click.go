@@ -27,12 +27,12 @@ func (h *Handler) BrowserClick(ctx context.Context, a *surface.BrowserClickArgs)
 			return r
 		}
 		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
-			return input.Click(ctx, ac.page, pt, a.Button, a.ClickCount)
+			return input.Click(ctx, ac.t.Page(), pt, a.Button, a.ClickCount)
 		})
 		return inputRefusal(ctx, err, a.TimeoutMs)
 	})
 	f.Activated = ac.dispatched()
-	f.Landing, f.OpenedTabs = ac.landingOf(), ac.openedOf()
+	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
 	return f, ac.outcome("browser_click", ref, rec, false, a.TimeoutMs, "the click")
 }
 

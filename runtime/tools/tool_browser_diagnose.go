@@ -37,6 +37,15 @@ func (h *Handler) BrowserDiagnose(ctx context.Context, a *surface.BrowserDiagnos
 		if err != nil {
 			return refusalFor(err, surface.TimeoutMsDefault)
 		}
+		// The read reflects every event the page emitted before the call:
+		// one round trip through the renderer proves the record caught up.
+		// A page whose script never yields cannot answer (and emits nothing
+		// meanwhile): it is read as it is after observeBudget.
+		if !started {
+			sctx, cancel := context.WithTimeout(ctx, observeBudget)
+			_ = t.Sync(sctx)
+			cancel()
+		}
 		q := evidence.Query{
 			After:    after,
 			Console:  a.Source != surface.BrowserDiagnoseSourceNetwork,
@@ -76,20 +85,15 @@ func parseCursor(s string) (uint64, bool) {
 // reporting so) when the tab has none for its current page. Call it holding
 // the tab.
 func (s *session) collector(ctx context.Context, t *browser.Tab) (*evidence.Collector, bool, error) {
-	page := t.Page()
-	if page == nil {
-		return nil, false, &browser.Error{Kind: browser.KindTabGone, Op: "diagnose", Tab: t.Handle()}
-	}
 	s.mu.Lock()
 	old := s.evidence[t]
 	s.mu.Unlock()
-	if old != nil && old.Page() == page && !old.Ended() {
+	// A collector observes one page: it ends when the tab's page goes away
+	// (the tab was recreated behind its handle).
+	if old != nil && !old.Ended() {
 		return old, false, nil
 	}
-	if old != nil {
-		old.Stop() // the tab was recreated behind its handle
-	}
-	c, err := evidence.Start(ctx, page, evidence.Limits{Capacity: surface.DiagnoseBufferMax, TextMax: surface.MessageCharsMax})
+	c, err := evidence.Start(ctx, t, evidence.Limits{Capacity: surface.DiagnoseBufferMax, TextMax: surface.MessageCharsMax})
 	if err != nil {
 		return nil, false, err
 	}

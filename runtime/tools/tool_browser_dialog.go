@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/go-rod/rod/lib/proto"
-
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
@@ -34,14 +32,14 @@ func (h *Handler) BrowserDialog(ctx context.Context, a *surface.BrowserDialogArg
 		if !open {
 			return f, done(language.Say(fmt.Sprintf("No dialog is open on %s.", host)), "", surface.EffectNone, true)
 		}
-		f.DialogType = d.Type
-		return f, done(language.Say(fmt.Sprintf("A %s dialog is blocking %s.", d.Type, host),
+		f.DialogType = surface.DialogType(d.Type)
+		return f, done(language.Say(fmt.Sprintf("%s is blocking %s.", aDialog(d.Type), host),
 			`Call browser_dialog with "action" accept or dismiss (or respond, for a prompt).`), "", surface.EffectNone, true)
 	}
 	if !open {
 		return f, refused(&surface.Refusal{Reason: surface.ReasonNoDialog})
 	}
-	f.DialogType = d.Type
+	f.DialogType = surface.DialogType(d.Type)
 	if a.Branch() == surface.BrowserDialogBranchRespond && d.Type != browser.DialogPrompt {
 		return f, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/text",
 			Message: "only a prompt dialog takes text; this one is a " + d.Type + ": accept or dismiss it"})
@@ -58,13 +56,9 @@ func (h *Handler) BrowserDialog(ctx context.Context, a *surface.BrowserDialogArg
 		}
 		// One page round trip after the answer: the page's script resumes
 		// before the renderer serves it, so a dialog that script opens next
-		// (a chain of alerts) is open by the time it returns, and the guard
-		// ends it at once instead of hanging.
-		g, stop := t.Guard(ctx)
-		defer stop()
-		if res, err := (proto.RuntimeEvaluate{Expression: "document.readyState", ReturnByValue: true}).Call(t.Page().Context(g)); err == nil && res.Result != nil {
-			readiness = res.Result.Value.Str()
-		}
+		// (a chain of alerts) is open by the time it returns, and the
+		// executor's dialog guard ends it at once instead of hanging.
+		readiness, _ = t.Readiness(ctx)
 		return nil
 	})
 	if err != nil {
@@ -93,4 +87,12 @@ func (h *Handler) BrowserDialog(ctx context.Context, a *surface.BrowserDialogArg
 		next = append(next, "Call browser_inspect or browser_read to see the page now.")
 	}
 	return f, done(language.Say(sum, next...), readiness, surface.EffectApplied, false)
+}
+
+// aDialog names a dialog type with its article: "An alert dialog".
+func aDialog(typ string) string {
+	if typ == browser.DialogAlert {
+		return "An alert dialog"
+	}
+	return "A " + typ + " dialog"
 }

@@ -46,12 +46,12 @@ func (h *Handler) BrowserDrag(ctx context.Context, a *surface.BrowserDragArgs) (
 			}
 		}
 		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
-			return input.Drag(ctx, ac.page, from, to, dragSteps)
+			return input.Drag(ctx, ac.t.Page(), from, to, dragSteps)
 		})
 		return inputRefusal(ctx, err, a.TimeoutMs)
 	})
 	f.Dragged = ac.dispatched()
-	f.Landing, f.OpenedTabs = ac.landingOf(), ac.openedOf()
+	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
 	return f, ac.outcome("browser_drag", ref, rec, false, a.TimeoutMs, "the drag")
 }
 

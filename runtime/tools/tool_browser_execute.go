@@ -29,6 +29,7 @@ func (h *Handler) BrowserExecute(ctx context.Context, a *surface.BrowserExecuteA
 	}
 	f := &surface.BrowserExecuteFacts{Tab: t.Handle()}
 	var res input.ExecResult
+	held := false // the script waits inside a dialog it opened
 	rec := language.Act{Verb: "Ran the script"}
 	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
 		ac.arm(ctx)
@@ -36,7 +37,7 @@ func (h *Handler) BrowserExecute(ctx context.Context, a *surface.BrowserExecuteA
 		// it and answer.
 		scriptTimeout := time.Duration(limit) * time.Millisecond * 9 / 10
 		var err error
-		res, err = input.Execute(ctx, ac.page, a.Script, scriptTimeout, maxChars)
+		res, err = input.Execute(ctx, ac.t.Page(), a.Script, scriptTimeout, maxChars)
 		switch {
 		case err == nil:
 			ac.note(surface.EffectApplied)
@@ -48,19 +49,30 @@ func (h *Handler) BrowserExecute(ctx context.Context, a *surface.BrowserExecuteA
 			return nil
 		case inputRefusal(ctx, err, a.TimeoutMs) == nil:
 			ac.note(surface.EffectApplied) // a dialog the script opened
+			held = true
 			return nil
 		}
 		ac.note(surface.EffectUnknown)
 		return inputRefusal(ctx, err, a.TimeoutMs)
 	})
 	f.Value, f.Truncated = res.Value, res.Truncated
-	f.Landing, f.OpenedTabs = ac.landingOf(), ac.openedOf()
+	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
 	if res.Thrown {
 		f.Threw = true
 		b, _ := json.Marshal(res.Message)
 		f.Value = string(b)
 	}
 	out := ac.outcome("browser_execute", ref, rec, false, a.TimeoutMs, "the script")
+	if held && ac.dialogOf() != "" && out.Status == surface.StatusSucceeded {
+		// Unlike an input the page answered with a dialog, the script
+		// itself waits inside the dialog it opened: what ran stands, but
+		// the call has no result, so it is blocked until the dialog is
+		// answered.
+		rec := ac.receipt(language.Act{Verb: "Ran the script", Tail: "The script waits inside that dialog, so it has no result yet."})
+		out = surface.Outcome{Status: surface.StatusBlocked, Effect: surface.EffectApplied, Readiness: out.Readiness,
+			Refusal: &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: ac.dialogOf()},
+			Summary: language.Action(rec), NextSteps: language.ActionSteps(rec)}
+	}
 	switch {
 	case out.Refusal != nil:
 	case res.Thrown:

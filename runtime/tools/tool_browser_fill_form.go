@@ -56,12 +56,18 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 		ac.arm(ctx)
 		for i, fl := range a.Fields {
 			if err := pagejs.SetValue(ctx, ac.w, ids[i], formValue(fl.Value)); err != nil {
-				rec.Verb = "Filled " + language.Plural(f.FilledCount, "field", "fields") + " of " + strconv.Itoa(len(a.Fields))
 				r := ac.fail(ctx, err, a.TimeoutMs)
 				if r == nil { // the field's own handlers opened a dialog: it was set
 					f.FilledCount++
+					rec.Verb = "Filled " + language.Plural(f.FilledCount, "field", "fields")
+					if f.FilledCount < len(a.Fields) || a.SubmitTarget != "" {
+						// The rest never reached the page: a partial effect.
+						rec.Verb += " of " + strconv.Itoa(len(a.Fields))
+						ac.note(surface.EffectNone)
+					}
 					return nil
 				}
+				rec.Verb = "Filled " + language.Plural(f.FilledCount, "field", "fields") + " of " + strconv.Itoa(len(a.Fields))
 				if pagejs.KindOf(err) == pagejs.KindNavigated {
 					ac.note(surface.EffectUnknown)
 				} else {
@@ -85,7 +91,7 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 		rec.Verb += " and clicked"
 		rec.Object = language.Target(el, h.names)
 		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
-			return input.Click(ctx, ac.page, pt, surface.BrowserClickButtonPrimary, surface.ClickCountDefault)
+			return input.Click(ctx, ac.t.Page(), pt, surface.BrowserClickButtonPrimary, surface.ClickCountDefault)
 		})
 		f.Submitted = err == nil || ac.dialog != nil
 		return inputRefusal(ctx, err, a.TimeoutMs)
@@ -93,7 +99,7 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 	if ac.dialog != nil && a.SubmitTarget != "" && ac.dispatched() {
 		f.Submitted = true
 	}
-	f.Landing, f.OpenedTabs = ac.landingOf(), ac.openedOf()
+	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
 	return f, ac.outcome("browser_fill_form", ref, rec, a.SubmitTarget == "", a.TimeoutMs, "the submit click")
 }
 
@@ -112,5 +118,7 @@ func formValue(v surface.Scalar) pagejs.Value {
 // was dispatched to it, and its value never enters the result.
 func (ac *act) credential(it pagejs.Item, pointer string) *surface.Refusal {
 	el := ac.element(it.Role, it.Name)
-	return &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Pointer: pointer, Message: language.Target(el, ac.s.h.names)}
+	r := &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Pointer: pointer, Message: language.Target(el, ac.s.h.names)}
+	ac.s.handoff(ac.call, ac.t, r) // the person completes it (handoff.go)
+	return r
 }

@@ -37,7 +37,7 @@ func (h *Handler) BrowserFlow(ctx context.Context, a *surface.BrowserFlowArgs) (
 			continue
 		}
 		if a.DryRun && hadRefs {
-			row.Status, row.Effect = string(surface.StatusUnknown), string(surface.EffectNone)
+			row.Status, row.Effect = surface.StatusUnknown, surface.EffectNone
 			continue
 		}
 		decoded, derr := pipeline.DecodeChild(st.Tool, args)
@@ -99,7 +99,7 @@ func (h *Handler) stepRefusal(inv *pipeline.Invocation, tool string, r *surface.
 
 // record keeps a step's row and, while the capture budget lasts, its envelope.
 func (h *Handler) record(f *surface.BrowserFlowFacts, row *surface.FlowRow, r pipeline.Result, kept *int, envs map[string]json.RawMessage) {
-	row.Status, row.Effect = string(r.Envelope.Status), string(r.Envelope.Effect)
+	row.Status, row.Effect = r.Envelope.Status, r.Envelope.Effect
 	if r.JSON != nil {
 		envs[row.ID] = r.JSON
 		if *kept+len(r.JSON) <= surface.FlowCaptureBytesMax {

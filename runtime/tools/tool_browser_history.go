@@ -22,7 +22,7 @@ func (h *Handler) BrowserHistory(ctx context.Context, a *surface.BrowserHistoryA
 	if r := admitPage(ctx, t); r != nil {
 		return nil, refused(r)
 	}
-	land, err := t.History(ctx, a.Action, a.BypassCache)
+	land, err := t.History(governed(ctx), a.Action, a.BypassCache)
 	if err != nil {
 		ref := refusalFor(err, a.TimeoutMs)
 		if ref.Reason == surface.ReasonNoHistoryEntry {
@@ -31,21 +31,31 @@ func (h *Handler) BrowserHistory(ctx context.Context, a *surface.BrowserHistoryA
 		l := landOr(err, land)
 		if !l.Committed {
 			ref.Tab = t.Handle()
-			return nil, refused(ref)
+			return nil, surface.Outcome{Effect: faultEffect(err, surface.EffectNone), Refusal: ref}
 		}
 		// The move committed before the failure (a timeout while loading, say):
 		// report where the tab is now.
 		ref.Tab = ""
 		f := historyFacts(ctx, t, a.Action, l)
+		if ref.Reason == surface.ReasonTimeout {
+			// Still loading at the bound: the move happened, so the call
+			// succeeded; readiness says loading and the next step waits.
+			return f, done(stillLoading(language.Moved(a.Action, f.Tab, f.URL)), l.Readiness, surface.EffectApplied, false)
+		}
 		return f, surface.Outcome{Effect: surface.EffectApplied, Readiness: readinessOf(l.Readiness), Refusal: ref}
 	}
 	f := historyFacts(ctx, t, a.Action, land)
 	// Repeating a move goes further (or reloads again, which may resubmit):
 	// never known safe.
 	out := done(language.Moved(a.Action, f.Tab, f.URL), land.Readiness, surface.EffectApplied, false)
+	if land.Loading != nil {
+		text := loadingText(language.Moved(a.Action, f.Tab, f.URL), land.Loading)
+		out.Summary, out.NextSteps = text.Summary, text.NextSteps
+	}
 	if land.Dialog != nil {
-		out.Status = surface.StatusBlocked
-		out.Refusal = &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: land.Dialog.Type}
+		// The move happened; the page then opened a dialog: succeeded, with
+		// the dialog named in the facts and the next step.
+		f.DialogType = surface.DialogType(land.Dialog.Type)
 		text := language.DialogAfter(language.Moved(a.Action, f.Tab, f.URL), land.Dialog.Type)
 		out.Summary, out.NextSteps = text.Summary, text.NextSteps
 	}

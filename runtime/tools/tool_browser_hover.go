@@ -27,9 +27,10 @@ func (h *Handler) BrowserHover(ctx context.Context, a *surface.BrowserHoverArgs)
 		if r != nil {
 			return r
 		}
-		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) { return input.Hover(ctx, ac.page, pt) })
+		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) { return input.Hover(ctx, ac.t.Page(), pt) })
 		return inputRefusal(ctx, err, a.TimeoutMs)
 	})
 	f.Hovered = ac.dispatched()
+	f.DialogType = ac.dialogOf()
 	return f, ac.outcome("browser_hover", ref, rec, true, a.TimeoutMs, "the pointer move")
 }

@@ -85,7 +85,7 @@ func (s *session) inspectDocument(ctx context.Context, t *browser.Tab, gen uint6
 	for i := range tree.Nodes {
 		n := &tree.Nodes[i]
 		n.Role, n.Name = string(language.Role(n.Role)), language.Name(n.Name)
-		f.Items = append(f.Items, &surface.Item{Target: targetHandle(t, gen, n.ID), Role: n.Role, Name: n.Name, Level: n.Depth})
+		f.Items = append(f.Items, &surface.Item{Target: targetHandle(t, gen, n.ID), Role: surface.Role(n.Role), Name: n.Name, State: stateNames(n.State), Level: n.Depth})
 	}
 	cur, prev := s.recordSnapshot(t.Handle(), gen, tree)
 	f.Snapshot = cur.handle

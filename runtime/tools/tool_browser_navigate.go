@@ -2,7 +2,9 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
@@ -14,10 +16,14 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 	s := h.session(ctx)
 	ctx, cancel := deadline(ctx, a.TimeoutMs)
 	defer cancel()
+	ctx = governed(ctx) // every hop is held to the call's authority
 	discard := a.Beforeunload == "discard"
 	f := &surface.BrowserNavigateFacts{}
 	var land browser.Landing
 	var err error
+	if (a.NewTab || a.Tab != "" && !s.ws.Live(a.Tab)) && s.ws.TabCount() >= surface.SessionTabsMax {
+		return nil, refused(&surface.Refusal{Reason: surface.ReasonTabLimit, Limit: strconv.Itoa(surface.SessionTabsMax)})
+	}
 	if a.Tab != "" {
 		t, recreated, rerr := s.ws.Reopen(ctx, a.Tab)
 		if rerr != nil {
@@ -36,13 +42,25 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 	s.noteRelaunch(ctx)
 	if err != nil {
 		ref := refusalFor(err, a.TimeoutMs)
+		if ref.Reason == surface.ReasonHostDenied && f.Tab == "" {
+			ref.Message = layerWords(ref.Layer) + " stopped it before it left the browser, so no tab was kept"
+			ref.Tab = ""
+		}
 		if f.Tab == "" {
-			return nil, refused(ref)
+			return nil, surface.Outcome{Effect: faultEffect(err, surface.EffectNone), Refusal: ref}
 		}
 		// The tab exists (and may have moved): report it truthfully.
 		ref.Tab = ""
+		if l := landOr(err, land); ref.Reason == surface.ReasonTimeout && l.Committed {
+			// The page committed and was still loading at the bound: the
+			// navigation happened, so the call succeeded; readiness says
+			// loading and the next step waits for the load.
+			f.URL, f.Title = governLanding(ctx, l.URL, l.Title)
+			f.DocumentGeneration = int(l.Generation)
+			return f, done(stillLoading(navigateText(f)), l.Readiness, surface.EffectApplied, false)
+		}
 		f.URL, f.Title, f.DocumentGeneration = governedURL(landOr(err, land).URL), title(landOr(err, land).Title), int(landOr(err, land).Generation)
-		eff := surface.EffectNone
+		eff := faultEffect(err, surface.EffectNone)
 		if f.Created || landOr(err, land).Committed {
 			eff = surface.EffectApplied
 		}
@@ -51,11 +69,17 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 	f.URL, f.Title = governLanding(ctx, land.URL, land.Title)
 	f.DocumentGeneration = int(land.Generation)
 	out := done(navigateText(f), land.Readiness, surface.EffectApplied, !f.Created)
+	if land.Loading != nil {
+		text := loadingText(navigateText(f), land.Loading)
+		out.Summary, out.NextSteps, out.RepeatSafe = text.Summary, text.NextSteps, false
+	}
 	if land.Dialog != nil {
-		out.Status = surface.StatusBlocked
-		out.Refusal = &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: land.Dialog.Type}
-		out.Summary = fmt.Sprintf("%s, but a %s dialog is blocking the page.", navigateSentence(f), land.Dialog.Type)
-		out.NextSteps = []string{"Call browser_dialog to see the dialog, then accept, dismiss or respond."}
+		// The navigation happened; the new page then opened a dialog. The
+		// call succeeded: the facts name the dialog and the next step answers it.
+		f.DialogType = surface.DialogType(land.Dialog.Type)
+		text := language.DialogAfter(navigateText(f), land.Dialog.Type)
+		out.Summary, out.NextSteps = text.Summary, text.NextSteps
+		out.RepeatSafe = false
 	}
 	return f, out
 }
@@ -84,4 +108,52 @@ func navigateSentence(f *surface.BrowserNavigateFacts) string {
 func navigateText(f *surface.BrowserNavigateFacts) language.Text {
 	s := navigateSentence(f) + "."
 	return language.Say(s, "Call browser_inspect or browser_find to get targets on the page.")
+}
+
+// stillLoading adds to a receipt that its page was still loading at the
+// call's bound, and points at the wait for it.
+func stillLoading(t language.Text) language.Text {
+	return language.Say(t.Summary+" The page was still loading when the call's time ran out.",
+		`Call browser_wait with {"condition":"load_ready"} before acting on the page.`)
+}
+
+// loadingText adds to a receipt that its page is interactive but its load event is
+// still pending at the call's bound, naming what still loads.
+func loadingText(t language.Text, l *browser.Loading) language.Text {
+	what := "some of its resources are"
+	switch {
+	case l.Images > 0 && l.Frames > 0:
+		what = language.Plural(l.Images, "image", "images") + " and " + language.Plural(l.Frames, "frame", "frames") + " are"
+	case l.Images > 0:
+		what = language.Plural(l.Images, "image", "images") + isAre(l.Images)
+	case l.Frames > 0:
+		what = language.Plural(l.Frames, "frame", "frames") + isAre(l.Frames)
+	}
+	return language.Say(t.Summary+" The page is interactive, but "+what+" still loading.", t.NextSteps...)
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return " is"
+	}
+	return " are"
+}
+
+// faultEffect is the effect of a navigation-like call that ended in err: after its
+// command reached the browser, a timeout, a cancellation, a crash or a dead browser
+// leave unknown whether the browser went on to commit it (a frozen browser that
+// resumes does), so none stands only when the browser answered (a network error, a
+// refused prompt) or nothing was sent.
+func faultEffect(err error, none surface.Effect) surface.Effect {
+	var be *browser.Error
+	if !errors.As(err, &be) {
+		return surface.EffectUnknown
+	}
+	switch be.Kind {
+	case browser.KindTimeout, browser.KindCanceled, browser.KindTabCrashed, browser.KindBrowserGone, browser.KindInternal:
+		if be.Sent || be.Op == "open" { // "open": a tab may still appear
+			return surface.EffectUnknown
+		}
+	}
+	return none
 }

@@ -110,18 +110,20 @@ func (h *Handler) BrowserPressKey(ctx context.Context, a *surface.BrowserPressKe
 		}
 		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
 			if len(keys) == 1 {
-				return input.PressKey(ctx, ac.page, keys[0], a.Modifiers, repeat)
+				return input.PressKey(ctx, ac.t.Page(), keys[0], a.Modifiers, repeat)
 			}
-			return input.Strokes(ctx, ac.page, keys, a.Modifiers, repeat)
+			return input.Strokes(ctx, ac.t.Page(), keys, a.Modifiers, repeat)
 		})
 		if err == nil {
 			f.Pressed = len(keys) * repeat
+		} else if len(keys)*repeat > 1 {
+			ac.cut(ctx) // a dialog stopped the presses part way
 		}
 		return inputRefusal(ctx, err, a.TimeoutMs)
 	})
 	if ac.dialog != nil && f.Pressed == 0 && ac.dispatched() && len(keys)*repeat == 1 {
 		f.Pressed = 1
 	}
-	f.Landing, f.OpenedTabs = ac.landingOf(), ac.openedOf()
+	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
 	return f, ac.outcome("browser_press_key", ref, rec, false, a.TimeoutMs, "the key press")
 }

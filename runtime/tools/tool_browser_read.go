@@ -35,7 +35,12 @@ func (h *Handler) BrowserRead(ctx context.Context, a *surface.BrowserReadArgs) (
 		if err != nil {
 			return refusalFor(err, surface.TimeoutMsDefault)
 		}
-		f.URL, f.Title, f.Text, f.Truncated, f.Mode = governedURL(res.URL), title(res.Title), res.Text, res.Truncated, res.ModeUsed
+		var cut bool
+		f.URL, f.Title, cut = governPage(ctx, res.URL, res.Title)
+		if cut { // the page moved outside the authority under the read: nothing of it
+			return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: language.Host(f.URL), Message: "the page left the hosts this call may reach"}
+		}
+		f.Text, f.Truncated, f.Mode = res.Text, res.Truncated, res.ModeUsed
 		f.DocumentGeneration = int(gen)
 		ready = readinessNow(ctx, t)
 		return nil

@@ -2,14 +2,10 @@ package tools
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/go-rod/rod/lib/proto"
-	"github.com/ysmood/gson"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
@@ -248,20 +244,17 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 		return nil, refused(r)
 	}
 	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
-		obj, _, release, r := ac.fileInput(ctx, &surface.BrowserUploadArgs{Target: a.Target}, &surface.BrowserUploadFacts{})
+		fi, _, r := ac.fileInput(ctx, &surface.BrowserUploadArgs{Target: a.Target}, &surface.BrowserUploadFacts{})
 		if r != nil {
 			return r
 		}
-		defer release()
+		defer release(ctx, fi)
 		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
-			if err := attachGIF(ctx, ac, obj, g.Data); err != nil {
-				if ctx.Err() != nil {
-					return input.EffectUnknown, err
-				}
-				return input.EffectNone, err
-			}
-			return input.EffectApplied, nil
+			return fi.Attach(ctx, "recording.gif", "image/gif", g.Data)
 		})
+		if input.KindOf(err) == input.KindInvalidArgument {
+			return &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/target", Message: "the file input did not take the replay"}
+		}
 		return inputRefusal(ctx, err, 0)
 	})
 	if ref != nil || !ac.dispatched() {
@@ -270,44 +263,13 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 		}
 		return nil, ac.outcome("browser_record", ref, language.Act{}, false, 0, "the attachment")
 	}
-	out := done(language.RecordSaved(rec.handle, f.DurationMs, f.Delivery, a.Target, reduced), ac.readiness, surface.EffectApplied, false)
+	text := language.RecordSaved(rec.handle, f.DurationMs, f.Delivery, a.Target, reduced)
+	if d := ac.dialogOf(); d != "" {
+		// The input's own handlers opened a dialog: the save happened.
+		text = language.DialogAfter(text, string(d))
+	}
+	out := done(text, ac.readiness, surface.EffectApplied, false)
 	return f, out
-}
-
-// attachJS sets one in-memory GIF as the input's files, from the isolated
-// world (the page's scripts cannot see or alter the call), and fires the
-// events a real pick fires.
-const attachJS = `function(b64, name) {
-	const bin = atob(b64);
-	const bytes = new Uint8Array(bin.length);
-	for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-	const dt = new DataTransfer();
-	dt.items.add(new File([bytes], name, {type: "image/gif", lastModified: Date.now()}));
-	this.files = dt.files;
-	this.dispatchEvent(new Event("input", {bubbles: true, composed: true}));
-	this.dispatchEvent(new Event("change", {bubbles: true}));
-	return this.files.length;
-}`
-
-// attachGIF hands the GIF bytes to the page's file input without a file on
-// disk.
-func attachGIF(ctx context.Context, ac *act, obj proto.RuntimeRemoteObjectID, data []byte) error {
-	res, err := proto.RuntimeCallFunctionOn{
-		ObjectID:            obj,
-		FunctionDeclaration: attachJS,
-		Arguments: []*proto.RuntimeCallArgument{
-			{Value: gson.New(base64.StdEncoding.EncodeToString(data))},
-			{Value: gson.New("recording.gif")},
-		},
-		ReturnByValue: true,
-	}.Call(ac.page.Context(ctx))
-	if err != nil {
-		return err
-	}
-	if res.ExceptionDetails != nil || res.Result.Value.Int() != 1 {
-		return &browser.Error{Kind: browser.KindInvalidArgument, Op: "record", Tab: ac.t.Handle()}
-	}
-	return nil
 }
 
 // discardAll erases every recording of a session that ends.

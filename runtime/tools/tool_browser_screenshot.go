@@ -53,6 +53,7 @@ func (h *Handler) BrowserScreenshot(ctx context.Context, a *surface.BrowserScree
 			// the new full-page view stays current. Restoring them would
 			// make the view just returned stale instead.
 			req.Kind = capture.FullPage
+			req.MaxAspect = surface.FullPageAspectMax
 		case surface.BrowserScreenshotBranchTarget:
 			req.Kind = capture.Element
 			clip, r := s.targetClip(ctx, t, a.Target)

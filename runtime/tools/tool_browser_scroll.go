@@ -49,6 +49,7 @@ func (h *Handler) BrowserScroll(ctx context.Context, a *surface.BrowserScrollArg
 		}
 		return ac.scrollBy(ctx, a, f, &rec)
 	})
+	f.DialogType = ac.dialogOf()
 	return f, ac.outcome("browser_scroll", ref, rec, true, a.TimeoutMs, "the scroll")
 }
 
@@ -136,7 +137,7 @@ func (ac *act) wheel(ctx context.Context, a *surface.BrowserScrollArgs, f *surfa
 	// scrolls for the first of several back-to-back synthetic wheel events
 	// only (measured), so separate events would under-scroll.
 	err = ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
-		return input.Wheel(ctx, ac.page, pt, 0, dy*float64(ticks))
+		return input.Wheel(ctx, ac.t.Page(), pt, 0, dy*float64(ticks))
 	})
 	if r := inputRefusal(ctx, err, a.TimeoutMs); r != nil || err != nil {
 		return r
@@ -190,13 +191,13 @@ func offsetsAt(ctx context.Context, ac *act, css input.Point) (offsets, error) {
 
 // followScroll reads the offsets while a wheel scroll lands (it may animate
 // over several frames): until they reach the goal, or stop moving for the
-// quiet window after moving, or never move within domPatience windows.
+// quiet window after moving, or never move within settle_dom_ms.
 func followScroll(ctx context.Context, ac *act, css input.Point, before offsets, goal float64) offsets {
 	cur, last, moved := before, time.Now(), false
 	for ctx.Err() == nil && math.Abs(cur.Y-goal) >= 1 {
-		patience := quietWindow()
+		patience := time.Duration(surface.SettleQuietMsMax) * time.Millisecond
 		if !moved {
-			patience *= domPatience
+			patience = time.Duration(surface.SettleDomMsMax) * time.Millisecond
 		}
 		if time.Since(last) >= patience {
 			break

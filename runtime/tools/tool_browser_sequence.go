@@ -51,7 +51,7 @@ func (h *Handler) BrowserSequence(ctx context.Context, a *surface.BrowserSequenc
 		st.Args.SetTab(t.Handle())
 		r := inv.Child(ctx, st.Tool, st.Args)
 		env := r.Envelope
-		f.Steps = append(f.Steps, &surface.StepRow{Action: st.Action, Status: string(env.Status), Effect: string(env.Effect), Summary: env.Summary})
+		f.Steps = append(f.Steps, &surface.StepRow{Action: st.Action, Status: env.Status, Effect: env.Effect, Summary: env.Summary})
 		last = r
 		if env.Status != surface.StatusSucceeded {
 			return f, stepFailed(i, st, r, eff, len(a.Steps))
@@ -79,7 +79,7 @@ func stepFailed(i int, st *surface.SequenceStep, r pipeline.Result, before surfa
 	sum := fmt.Sprintf("Step %d of %d (%s) did not succeed, so the sequence stopped after %s: %s",
 		i+1, total, st.Action, language.Plural(i, "completed step", "completed steps"), env.Summary)
 	return surface.Outcome{Status: env.Status, Effect: eff, Readiness: env.Readiness,
-		Refusal: &surface.Refusal{Reason: surface.ReasonStepFailed, DialogType: child.DialogType},
+		Refusal: &surface.Refusal{Reason: surface.ReasonStepFailed, DialogType: surface.DialogType(child.DialogType)},
 		Summary: sum, NextSteps: env.NextSteps}
 }
 

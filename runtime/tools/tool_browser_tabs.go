@@ -3,8 +3,10 @@ package tools
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 )
 
@@ -21,15 +23,21 @@ func (h *Handler) BrowserTabs(ctx context.Context, a *surface.BrowserTabsArgs) (
 			return nil, refused(refusalFor(err, surface.TimeoutMsDefault))
 		}
 		f := &surface.BrowserTabsFacts{}
+		withheld := 0
 		for i, in := range infos {
 			if i == surface.TabsListedMax {
 				break
 			}
-			f.Tabs = append(f.Tabs, &surface.TabRow{Tab: in.Handle, Title: title(in.Title), URL: governedURL(in.URL), Active: in.Active, Readiness: string(readinessOf(in.Readiness))})
+			u, ttl, cut := governPage(ctx, in.URL, in.Title)
+			if cut {
+				withheld++
+			}
+			f.Tabs = append(f.Tabs, &surface.TabRow{Tab: in.Handle, Title: ttl, URL: u, Active: in.Active, Readiness: readinessOf(in.Readiness)})
 		}
-		return f, done(tabsText(f, len(infos)), "", surface.EffectNone, true)
+		withheldNote(ctx, withheld, language.Plural(withheld, "tab is", "tabs are"))
+		return f, done(tabsText(f, len(infos), crashedOf(infos)), "", surface.EffectNone, true)
 	case surface.BrowserTabsBranchFocus:
-		r, err := s.ws.Focus(ctx, a.Tab)
+		r, err := s.ws.Focus(governed(ctx), a.Tab)
 		s.noteRelaunch(ctx)
 		if err != nil {
 			return nil, refused(refusalFor(err, surface.TimeoutMsDefault))
@@ -50,7 +58,7 @@ func (h *Handler) BrowserTabs(ctx context.Context, a *surface.BrowserTabsArgs) (
 	}
 }
 
-func tabsText(f *surface.BrowserTabsFacts, all int) language.Text {
+func tabsText(f *surface.BrowserTabsFacts, all int, crashed []string) language.Text {
 	if len(f.Tabs) == 0 {
 		return language.Say("This session controls no tab.", "Open one with browser_navigate.")
 	}
@@ -58,5 +66,25 @@ func tabsText(f *surface.BrowserTabsFacts, all int) language.Text {
 	if all > len(f.Tabs) {
 		s = fmt.Sprintf("This session controls %d tabs; the first %s are listed.", all, language.Plural(len(f.Tabs), "is", "are"))
 	}
-	return language.Say(s)
+	if len(crashed) == 0 {
+		return language.Say(s)
+	}
+	// A crashed tab is listed with readiness unknown; its handle still works.
+	names := strings.Join(crashed[:min(len(crashed), 3)], ", ")
+	if len(crashed) > 3 {
+		names += fmt.Sprintf(" and %d more", len(crashed)-3)
+	}
+	s += fmt.Sprintf(" The page of %s crashed.", names)
+	return language.Say(s, "Call browser_navigate with a crashed tab's handle to reload it, or close it with browser_tabs.")
+}
+
+// crashedOf names the crashed tabs of a listing.
+func crashedOf(infos []browser.TabInfo) []string {
+	var out []string
+	for _, in := range infos {
+		if in.Crashed {
+			out = append(out, in.Handle)
+		}
+	}
+	return out
 }

@@ -113,7 +113,7 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 		}
 		var typed int
 		err = ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
-			n, eff, err := input.TypeText(ctx, ac.page, a.Text)
+			n, eff, err := input.TypeText(ctx, ac.t.Page(), a.Text)
 			typed = n
 			return eff, err
 		})
@@ -122,12 +122,15 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 		if r := inputRefusal(ctx, err, a.TimeoutMs); r != nil {
 			return r
 		}
-		if typed < total && ac.eff == surface.EffectApplied {
-			ac.note(surface.EffectPartial)
+		if typed < total {
+			ac.cut(ctx) // a dialog stopped the typing
+			if ac.eff == surface.EffectApplied {
+				ac.note(surface.EffectPartial)
+			}
 		}
 		return nil
 	})
-	f.Landing, f.OpenedTabs = ac.landingOf(), ac.openedOf()
+	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
 	return f, ac.outcome("browser_type_text", ref, rec, false, a.TimeoutMs, "the typing")
 }
 

@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
@@ -30,7 +27,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 	switch a.Branch() {
 	case surface.BrowserUploadBranchPaths:
 		var r *surface.Refusal
-		if sizes, r = statPaths(a.Paths); r != nil {
+		if sizes, r = h.readablePaths(ctx, a); r != nil {
 			return nil, refused(r)
 		}
 	case surface.BrowserUploadBranchFiles:
@@ -87,28 +84,28 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 			rec.Object = language.At(*a.X, *a.Y, a.View)
 			file := input.File{Name: imageName(img.mime), MIME: img.mime, Data: img.data}
 			err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
-				return input.DropFiles(ctx, ac.page, pt, []input.File{file}, h.stageDir)
+				return input.DropFiles(ctx, ac.t.Page(), pt, []input.File{file}, h.stageDir)
 			})
 			if err == nil {
 				f.UploadedCount, f.UploadedBytes = 1, int(total)
 			}
 			return inputRefusal(ctx, err, a.TimeoutMs)
 		}
-		obj, el, release, r := ac.fileInput(ctx, a, f)
+		fi, el, r := ac.fileInput(ctx, a, f)
 		if r != nil {
 			return r
 		}
-		defer release()
+		defer release(ctx, fi)
 		// Only now, with the destination admitted and classified, do inline
 		// bytes decode and reach the disk.
-		paths, r := h.stage(a, img)
+		paths, r := h.stageFiles(a, img)
 		if r != nil {
 			return r
 		}
 		rec.Verb = fmt.Sprintf("Attached %s (%d bytes) to", noun, total)
 		rec.Object = language.Target(el, h.names)
 		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
-			if err := input.SetFiles(ctx, ac.page, obj, paths); err != nil {
+			if err := fi.SetFiles(ctx, paths); err != nil {
 				if ctx.Err() != nil {
 					return input.EffectUnknown, err
 				}
@@ -121,14 +118,15 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 		}
 		return inputRefusal(ctx, err, a.TimeoutMs)
 	})
+	f.DialogType = ac.dialogOf()
 	return f, ac.outcome("browser_upload", ref, rec, false, a.TimeoutMs, "the upload")
 }
 
 // fileInput resolves the destination file input: the target or selector
 // named, or else the page's only file input. Credential-class inputs are
-// handed to the user before anything is attached.
-func (ac *act) fileInput(ctx context.Context, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (proto.RuntimeRemoteObjectID, *surface.Element, func(), *surface.Refusal) {
-	none := func() {}
+// handed to the user before anything is attached. Release the input when
+// done.
+func (ac *act) fileInput(ctx context.Context, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (*input.FileInput, *surface.Element, *surface.Refusal) {
 	if a.Target == "" && a.Selector == nil {
 		return ac.soleFileInput(ctx)
 	}
@@ -138,85 +136,60 @@ func (ac *act) fileInput(ctx context.Context, a *surface.BrowserUploadArgs, f *s
 	}
 	id, r := ac.resolve(ctx, a.Target, a.Selector, pointer)
 	if r != nil {
-		return "", nil, none, r
+		return nil, nil, r
 	}
 	it, err := pagejs.Describe(ctx, ac.w, id)
 	if err != nil {
-		return "", nil, none, refusalFor(err, a.TimeoutMs)
+		return nil, nil, refusalFor(err, a.TimeoutMs)
 	}
 	if it.Credential {
-		return "", nil, none, ac.credential(it, pointer)
+		return nil, nil, ac.credential(it, pointer)
 	}
 	isFile, err := pagejs.IsFileInput(ctx, ac.w, id)
 	if err != nil {
-		return "", nil, none, refusalFor(err, a.TimeoutMs)
+		return nil, nil, refusalFor(err, a.TimeoutMs)
 	}
 	if !isFile {
-		return "", nil, none, &surface.Refusal{Reason: surface.ReasonNotFileInput, Pointer: pointer}
+		return nil, nil, &surface.Refusal{Reason: surface.ReasonNotFileInput, Pointer: pointer}
 	}
 	if f.Target == "" {
 		f.Target = targetHandle(ac.t, ac.t.Generation(), id)
 	}
 	obj, err := ac.w.ElementObject(ctx, id)
 	if err != nil {
-		return "", nil, none, refusalFor(err, a.TimeoutMs)
+		return nil, nil, refusalFor(err, a.TimeoutMs)
 	}
-	el := &surface.Element{Role: string(surface.RoleFileInput)}
-	if ac.s.h.names {
+	el := &surface.Element{Role: surface.RoleFileInput}
+	if ac.names() {
 		el.Name = language.Name(it.Name)
 	}
-	release := func() {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), observeBudget)
-		defer cancel()
-		_ = ac.w.ReleaseObjects(rctx)
-	}
-	return obj, el, release, nil
+	w := ac.w
+	return input.FileInputOf(ac.t.Page(), obj, func(ctx context.Context) { _ = w.ReleaseObjects(ctx) }), el, nil
 }
 
-// soleFileInput finds the page's only <input type=file> through the DOM
-// domain (page scripts cannot tamper with it).
-func (ac *act) soleFileInput(ctx context.Context) (proto.RuntimeRemoteObjectID, *surface.Element, func(), *surface.Refusal) {
-	none := func() {}
-	depth := 0
-	doc, err := proto.DOMGetDocument{Depth: &depth}.Call(ac.page.Context(ctx))
-	if err != nil {
-		return "", nil, none, refusalFor(err, 0)
+// soleFileInput finds the page's only <input type=file> (the executor reads
+// it through the DOM domain, which page scripts cannot tamper with).
+func (ac *act) soleFileInput(ctx context.Context) (*input.FileInput, *surface.Element, *surface.Refusal) {
+	sole, err := input.SoleFileInput(ctx, ac.t.Page(), surface.CredentialAutocomplete)
+	switch {
+	case err != nil:
+		return nil, nil, refusalFor(err, 0)
+	case sole.Count == 0:
+		return nil, nil, &surface.Refusal{Reason: surface.ReasonNotFileInput, Message: "the page has no file input"}
+	case sole.Count > 1:
+		return nil, nil, &surface.Refusal{Reason: surface.ReasonTargetAmbiguous, Candidates: sole.Count, Pointer: "/target"}
+	case sole.Credential:
+		return nil, nil, &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Message: "the page's file input"}
 	}
-	found, err := proto.DOMQuerySelectorAll{NodeID: doc.Root.NodeID, Selector: `input[type="file" i]`}.Call(ac.page.Context(ctx))
-	if err != nil {
-		return "", nil, none, refusalFor(err, 0)
-	}
-	switch n := len(found.NodeIDs); {
-	case n == 0:
-		return "", nil, none, &surface.Refusal{Reason: surface.ReasonNotFileInput, Message: "the page has no file input"}
-	case n > 1:
-		return "", nil, none, &surface.Refusal{Reason: surface.ReasonTargetAmbiguous, Candidates: n, Pointer: "/target"}
-	}
-	node := found.NodeIDs[0]
-	attrs, err := proto.DOMGetAttributes{NodeID: node}.Call(ac.page.Context(ctx))
-	if err != nil {
-		return "", nil, none, refusalFor(err, 0)
-	}
-	el := &surface.Element{Role: string(surface.RoleFileInput)}
-	for i := 0; i+1 < len(attrs.Attributes); i += 2 {
-		if strings.EqualFold(attrs.Attributes[i], "autocomplete") {
-			for _, tok := range strings.Fields(strings.ToLower(attrs.Attributes[i+1])) {
-				if slices.Contains(surface.CredentialAutocomplete, tok) {
-					return "", nil, none, &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Message: "the page's file input"}
-				}
-			}
-		}
-	}
-	obj, err := proto.DOMResolveNode{NodeID: node}.Call(ac.page.Context(ctx))
-	if err != nil || obj.Object == nil {
-		return "", nil, none, refusalFor(err, 0)
-	}
-	release := func() {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), observeBudget)
-		defer cancel()
-		_ = proto.RuntimeReleaseObject{ObjectID: obj.Object.ObjectID}.Call(ac.page.Context(rctx))
-	}
-	return obj.Object.ObjectID, el, release, nil
+	return sole.Input, &surface.Element{Role: surface.RoleFileInput}, nil
+}
+
+// release frees a held file input within the observe budget, even after the
+// call's own context ended.
+func release(ctx context.Context, fi *input.FileInput) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), observeBudget)
+	defer cancel()
+	fi.Release(rctx)
 }
 
 // statPaths checks local files before anything else happens: each must be
@@ -262,12 +235,12 @@ func checkSizes(sizes []int64, pointer string) *surface.Refusal {
 	return nil
 }
 
-// stage returns the local paths to attach: the caller's own, or inline and
+// stageFiles returns the local paths to attach: the caller's own, or inline and
 // captured bytes written under the handler's staging directory (one fresh
 // directory per upload, one subdirectory per file so equal names never
 // collide). The page reads attached files lazily, so they stay until the
 // handler closes.
-func (h *Handler) stage(a *surface.BrowserUploadArgs, img *viewEntry) ([]string, *surface.Refusal) {
+func (h *Handler) stageFiles(a *surface.BrowserUploadArgs, img *viewEntry) ([]string, *surface.Refusal) {
 	if a.Branch() == surface.BrowserUploadBranchPaths {
 		return a.Paths, nil
 	}

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
-
-	"github.com/go-rod/rod"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
@@ -20,6 +19,10 @@ import (
 // (text, targets, selectors). Page events (loads, commits) wake a check at
 // once. Tuning, not a contract bound.
 const waitPoll = surface.PollMsMax * time.Millisecond
+
+// waitChecks counts checks that found the condition not yet holding (tests
+// prove the poll's pace, and that a wait waited, with it).
+var waitChecks atomic.Int64
 
 // waitPhrases say what held, for the receipt.
 var waitPhrases = map[string]string{
@@ -114,16 +117,13 @@ func (s *session) waitFor(ctx context.Context, t *browser.Tab, a *surface.Browse
 	if r != nil {
 		return false, r
 	}
-	// Page events (loads, commits) wake a check before the next poll.
-	sub, stop := context.WithCancel(ctx)
-	defer stop()
-	var events <-chan *rod.Message
-	if p := t.Page(); p != nil {
-		events = p.Context(sub).Event()
-	}
 	tick := time.NewTicker(waitPoll)
 	defer tick.Stop()
 	for {
+		// The tab's own state changes (commits, lifecycle steps, dialogs)
+		// wake a check before the next poll. Taken before the check, so a
+		// change during the check is not missed.
+		changed := t.Changed()
 		ok, r := check(ctx)
 		if r != nil {
 			return false, r
@@ -131,16 +131,15 @@ func (s *session) waitFor(ctx context.Context, t *browser.Tab, a *surface.Browse
 		if ok {
 			return true, nil
 		}
+		waitChecks.Add(1)
 		notify()
 		select {
 		case <-tick.C:
-		case m, open := <-events:
-			if !open {
-				events = nil
-			} else if !strings.HasPrefix(m.Method, "Page.") {
-				continue
-			}
+		case <-changed:
 		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			// The bound, a dialog, or the tab or browser going away.
 			return false, timeoutOrCause(ctx, timeout)
 		}
 	}
@@ -185,7 +184,20 @@ func (s *session) condition(t *browser.Tab, a *surface.BrowserWaitArgs) (func(ct
 			return err == nil && r == browser.ReadyComplete, nil
 		}, nil
 	case surface.BrowserWaitBranchURLContains:
-		return func(context.Context) (bool, *surface.Refusal) { return strings.Contains(t.URL(), text), nil }, nil
+		// The URL is the tab's event-fed state: catch up with the browser's
+		// events first, so a move made before the check is seen by it.
+		// A URL seen is an answer at once; "not yet" holds only once the
+		// stream has caught up (a failed catch-up, say while a navigation
+		// commits, is "not yet" too).
+		return func(ctx context.Context) (bool, *surface.Refusal) {
+			if strings.Contains(t.URL(), text) {
+				return true, nil
+			}
+			if t.Sync(ctx) != nil {
+				return false, nil
+			}
+			return strings.Contains(t.URL(), text), nil
+		}, nil
 	case surface.BrowserWaitBranchTextPresent, surface.BrowserWaitBranchTextAbsent:
 		want := a.Branch() == surface.BrowserWaitBranchTextPresent
 		return pageCheck(func(ctx context.Context, w *pagejs.World) (bool, error) {

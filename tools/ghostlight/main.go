@@ -1,8 +1,8 @@
 // Command ghostlight is the Ghostlight MCP server: it lets a language model
 // drive a real Chromium through 24 typed, governed tools.
 //
-//	ghostlight serve                       # MCP over stdio (the default)
-//	ghostlight serve --http 127.0.0.1:8765 # MCP over streamable HTTP at /mcp
+//	ghostlight serve                                 # MCP over stdio (the default)
+//	ghostlight serve --http 127.0.0.1:8765 --token T # MCP over streamable HTTP at /mcp
 package main
 
 import (
@@ -16,11 +16,15 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/audit"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/registry"
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
 	"github.com/ghostlight-dev/ghostlight/runtime/server"
 )
@@ -38,6 +42,14 @@ func main() {
 	switch cmd {
 	case "serve":
 		err = serve(args)
+	case "explain":
+		err = explain(args, os.Stdout)
+	case "audit":
+		err = auditCmd(args, os.Stdout)
+	case "install":
+		err = installCmd(args, os.Stdout)
+	case "open":
+		err = openCmd(args, os.Stdout)
 	case "version":
 		fmt.Println("ghostlight", version)
 	case "help", "-h", "--help":
@@ -54,6 +66,10 @@ func main() {
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage: ghostlight serve [flags]   run the MCP server (stdio unless --http)
+       ghostlight explain [flags] print the policy in force, with its files
+       ghostlight audit [flags]   print the audit's last lines (-h for filters)
+       ghostlight install         prepare the installed browsers for this installation
+       ghostlight open NAME       open a prepared browser (chromium, chrome, edge, brave, …)
        ghostlight version
 
 Run "ghostlight serve -h" for the flags.
@@ -64,6 +80,7 @@ type serveFlags struct {
 	http, token, browserPath, endpoint, startup, logLevel, demoAddr string
 	headful, withholdNames, allowRemote                             bool
 	allowHosts, allowOrigins                                        list
+	workbench                                                       string // --workbench ADDR (workbench_cmd.go)
 }
 
 type list []string
@@ -81,33 +98,70 @@ func serve(args []string) error {
 	fs.Var(&f.allowHosts, "allow-host", "extra Host header value HTTP accepts (repeatable)")
 	fs.Var(&f.allowOrigins, "allow-origin", "extra Origin HTTP accepts (repeatable)")
 	fs.BoolVar(&f.allowRemote, "allow-remote", false, "let --http listen on a non-loopback address")
-	fs.StringVar(&f.browserPath, "browser", os.Getenv("GHOSTLIGHT_BROWSER"), "Chromium or Chrome binary (env GHOSTLIGHT_BROWSER); default: found on PATH")
+	insecureNoToken := fs.Bool("insecure-no-token", false, "let --http serve without a bearer token (loopback only): any local process could then drive the browser")
+	fs.StringVar(&f.browserPath, "browser", os.Getenv("GHOSTLIGHT_BROWSER"), "Chromium-family browser binary auto startup launches (env GHOSTLIGHT_BROWSER); default: the one installed (with several, none: see ghostlight install)")
 	fs.StringVar(&f.endpoint, "browser-endpoint", os.Getenv("GHOSTLIGHT_BROWSER_ENDPOINT"), "attach to a running browser's DevTools endpoint (ws://… or http://host:port)")
-	fs.StringVar(&f.startup, "startup", "", "browser startup: auto (launch), connect (endpoint) or manual; default auto, or connect with --browser-endpoint")
+	fs.StringVar(&f.startup, "startup", "", "browser startup: auto (launch), connect (endpoint) or manual; default auto, or connect with --browser-endpoint (the command-line policy layer: it may only narrow browser.startup)")
 	fs.BoolVar(&f.headful, "headful", false, "show the launched browser window")
-	fs.BoolVar(&f.withholdNames, "withhold-target-names", false, "leave target names out of receipts (privacy.preserve_target_names: false)")
+	fs.BoolVar(&f.withholdNames, "withhold-target-names", false, "leave target names out of receipts (the command-line policy layer's privacy.preserve_target_names: false)")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error")
 	fs.StringVar(&f.demoAddr, "demo-addr", "", "also serve the built-in demo page on this loopback address")
+	fs.StringVar(&f.workbench, "workbench", "", "serve the person's workbench (policy, activity, live tabs, credential handoffs) on this loopback address; with --http it is also at /workbench")
+	auditPath := fs.String("audit-path", os.Getenv("GHOSTLIGHT_AUDIT_PATH"), "append the audit to this JSON-lines file (env GHOSTLIGHT_AUDIT_PATH); default $XDG_STATE_HOME/ghostlight/audit.jsonl")
+	vp := viewport{surface.ViewportWidthDefault, surface.ViewportHeightDefault}
+	fs.Var(&vp, "viewport", fmt.Sprintf("viewport of the launched browser's windows, WIDTHxHEIGHT CSS px (%d-%d x %d-%d)",
+		surface.ViewportWidthMin, surface.ViewportWidthMax, surface.ViewportHeightMin, surface.ViewportHeightMax))
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if err := checkHTTPToken(f, *insecureNoToken); err != nil {
+		return err // before anything starts
+	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level(f.logLevel)}))
-	startup := f.startup
-	if startup == "" {
-		startup = browser.StartupAuto
-		if f.endpoint != "" {
-			startup = browser.StartupConnect
-		}
+	// The policy layers, the command-line layer among them; a layer that
+	// does not load refuses to start.
+	policy, err := loadPolicy(f.startup, f.endpoint, f.withholdNames, log)
+	if err != nil {
+		return err
+	}
+	initial := policy.Current()
+	auditCfg, err := policyAudit(initial, *auditPath)
+	if err != nil {
+		return err
+	}
+	// The durable audit; closed after the server (defers run last-first).
+	journal := audit.Open(auditCfg, log)
+	defer journal.Close()
+	// What a killed server left (browser profiles and temp dirs, staging) goes before
+	// anything new is made; a live server's directories are never touched.
+	if n := browser.SweepStale(""); n > 0 {
+		log.Info("removed temp directories of servers that are gone", "count", n)
+	}
+	startup := initial.Startup()
+	// Browsers the person opened prepared for this installation (ghostlight open):
+	// found on each call that needs a browser when startup does not launch one.
+	var prepared browser.Prepared
+	if reg, err := registry.ForThisProcess(log); err == nil {
+		prepared = reg
+	} else {
+		log.Warn("no browser registrations", "err", err)
 	}
 	srv, err := server.New(server.Config{
-		Browser:       browser.Config{Startup: startup, Path: f.browserPath, Endpoint: f.endpoint, Headless: !f.headful, Logger: log},
-		WithheldNames: f.withholdNames,
+		Browser: browser.Config{Startup: startup, Path: f.browserPath, Endpoint: f.endpoint, Prepared: prepared, Headless: !f.headful, Logger: log,
+			ViewportWidth: vp.w, ViewportHeight: vp.h},
+		WithheldNames: !initial.PreserveTargetNames(),
+		Policy:        policy.Current,
+		Journal:       journal,
 		Logger:        log,
 		Version:       version,
 	})
 	if err != nil {
 		return err
 	}
+	// A client that closes our stderr or stdout first must not kill us with
+	// SIGPIPE mid-shutdown (the browser profile would stay behind): with
+	// SIGPIPE notified, such a write fails with EPIPE instead.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	defer func() {
@@ -122,23 +176,66 @@ func serve(args []string) error {
 			return err
 		}
 	}
+	wb, err := startWorkbench(ctx, srv, f, log) // workbench_cmd.go
+	if err != nil {
+		return err
+	}
 	if f.http == "" {
 		log.Info("ghostlight serving MCP on stdio", "version", version)
 		return srv.Edge().ServeStdio(ctx, os.Stdin, os.Stdout)
 	}
-	h := srv.Edge().HTTPHandler(mcpedge.HTTPOptions{BearerToken: f.token, AllowedHosts: f.allowHosts, AllowedOrigins: f.allowOrigins})
+	if f.token == "" {
+		log.Warn("serving MCP over HTTP without a bearer token (--insecure-no-token): any local process can drive the browser")
+	}
+	h := srv.Edge().HTTPHandler(mcpedge.HTTPOptions{BearerToken: f.token, AllowedHosts: f.allowHosts, AllowedOrigins: f.allowOrigins, Workbench: wb.handler()})
 	var opts []mcpedge.ListenOption
 	if f.allowRemote {
 		opts = append(opts, mcpedge.AllowNonLoopback())
 	}
 	opts = append(opts, mcpedge.OnListen(func(a net.Addr) {
 		log.Info("ghostlight serving MCP over HTTP", "url", "http://"+a.String()+mcpedge.MCPPath, "version", version)
+		wb.mounted(a)
 	}))
 	err = mcpedge.ListenAndServe(ctx, f.http, h, opts...)
 	if errors.Is(err, http.ErrServerClosed) || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
+}
+
+// viewport is the --viewport flag: WIDTHxHEIGHT within the spec's viewport bounds.
+type viewport struct{ w, h int }
+
+func (v *viewport) String() string { return fmt.Sprintf("%dx%d", v.w, v.h) }
+
+func (v *viewport) Set(s string) error {
+	ws, hs, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
+	w, errW := strconv.Atoi(ws)
+	h, errH := strconv.Atoi(hs)
+	if !ok || errW != nil || errH != nil {
+		return fmt.Errorf("want WIDTHxHEIGHT, e.g. %dx%d", surface.ViewportWidthDefault, surface.ViewportHeightDefault)
+	}
+	if w < surface.ViewportWidthMin || w > surface.ViewportWidthMax || h < surface.ViewportHeightMin || h > surface.ViewportHeightMax {
+		return fmt.Errorf("%dx%d is outside %d-%d x %d-%d", w, h,
+			surface.ViewportWidthMin, surface.ViewportWidthMax, surface.ViewportHeightMin, surface.ViewportHeightMax)
+	}
+	v.w, v.h = w, h
+	return nil
+}
+
+// checkHTTPToken: --http serves only with a bearer token, unless
+// --insecure-no-token says otherwise, and then only on loopback.
+func checkHTTPToken(f serveFlags, insecureNoToken bool) error {
+	if f.http == "" || f.token != "" {
+		return nil
+	}
+	if !insecureNoToken {
+		return errors.New("--http needs a bearer token: pass --token or set GHOSTLIGHT_TOKEN (or pass --insecure-no-token to serve without one, on loopback only)")
+	}
+	if f.allowRemote {
+		return errors.New("--insecure-no-token serves on loopback only: it cannot be combined with --allow-remote; pass --token instead")
+	}
+	return nil
 }
 
 func level(s string) slog.Level {

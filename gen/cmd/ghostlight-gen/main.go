@@ -19,19 +19,20 @@ func main() {
 	specDir := flag.String("spec", "spec", "CUE spec directory")
 	out := flag.String("out", "generated", "output directory (owned by the generator)")
 	readme := flag.String("readme", "README.md", "README whose generated section to refresh (\"\" to skip)")
+	importRoot := flag.String("import", "github.com/ghostlight-dev/ghostlight/generated", "Go import path of the output directory")
 	flag.Parse()
-	if err := run(*specDir, *out, *readme); err != nil {
+	if err := run(*specDir, *out, *readme, *importRoot); err != nil {
 		fmt.Fprintln(os.Stderr, "ghostlight-gen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(specDir, out, readme string) error {
+func run(specDir, out, readme, importRoot string) error {
 	spec, err := load.Dir(specDir, nil)
 	if err != nil {
 		return err
 	}
-	files, err := emit.Render(spec)
+	files, err := emit.Render(spec, importRoot)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"context"
+	"fmt"
 	"math"
 
 	"github.com/go-rod/rod"
@@ -98,6 +99,11 @@ func planFor(req Request, b Binding) (plan, error) {
 		pl = plan{clip: b.Content, fullPage: true}
 		if pl.clip.empty() {
 			pl.clip = viewport
+		}
+		long, short := math.Max(pl.clip.Width, pl.clip.Height), math.Min(pl.clip.Width, pl.clip.Height)
+		if req.MaxAspect > 0 && short > 0 && long/short > req.MaxAspect {
+			return plan{}, &Error{Kind: KindTooLong, Got: long / short, Limit: req.MaxAspect,
+				Detail: fmt.Sprintf("the page is %.0fx%.0f CSS px", pl.clip.Width, pl.clip.Height)}
 		}
 		pl.density = fit(pl.clip, dpr)
 	case Element:

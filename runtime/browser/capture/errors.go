@@ -25,6 +25,10 @@ const (
 	KindProtocol
 	// KindDecode: the browser returned bytes whose dimensions cannot be read.
 	KindDecode
+	// KindTooLong: a full-page capture's aspect ratio (Got) passes
+	// Request.MaxAspect (Limit): scaled whole to the edge bound it would be a
+	// sliver.
+	KindTooLong
 )
 
 func (k Kind) String() string {
@@ -47,6 +51,8 @@ func (k Kind) String() string {
 		return "protocol"
 	case KindDecode:
 		return "decode"
+	case KindTooLong:
+		return "too_long"
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
 }
@@ -97,6 +103,9 @@ func (e *Error) Error() string {
 	}
 	if e.Kind == KindTooLarge {
 		msg += fmt.Sprintf(": %g bytes over the %g byte ceiling", e.Got, e.Limit)
+	}
+	if e.Kind == KindTooLong {
+		msg += fmt.Sprintf(": aspect ratio %.0f:1 over the %g:1 bound", e.Got, e.Limit)
 	}
 	if e.Reason != ReasonNone {
 		msg += ": " + e.Reason.String()

@@ -94,6 +94,10 @@ type Request struct {
 	// MaxBytes bounds the encoded size (required); larger images are
 	// re-captured at lower quality or scale.
 	MaxBytes int
+	// MaxAspect bounds longest over shortest edge of a FullPage capture (0: no
+	// bound). A longer document is refused with KindTooLong rather than scaled to
+	// a sliver nobody can read.
+	MaxAspect float64
 	// Format defaults to DefaultFormat.
 	Format Format
 	// Quality is 1..100 for JPEG and WebP (0 means DefaultQuality); ignored for PNG.

@@ -12,6 +12,7 @@ package evidence
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"strings"
 	"sync"
@@ -19,8 +20,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 )
 
 // Kinds of entries.
@@ -74,11 +76,9 @@ var seq atomic.Uint64
 // Collector keeps the evidence of one page.
 type Collector struct {
 	lim   Limits
-	page  *rod.Page
 	start float64 // ms since the epoch: console events stamped earlier are replays
 	base  uint64  // the sequence when tracking started
-	stop  context.CancelFunc
-	done  chan struct{}
+	obs   *browser.Observation
 
 	mu      sync.Mutex
 	ring    []Entry
@@ -91,96 +91,81 @@ type Collector struct {
 type request struct {
 	method, path, host string
 	status             int
+	seq                uint64 // its entry, once the response arrived (0: none yet)
 }
 
-// New returns a collector that observes nothing yet; Start wires one to a page.
+// New returns a collector that observes nothing yet; Start wires one to a tab.
 func New(lim Limits) *Collector {
 	if lim.Capacity < 1 {
 		lim.Capacity = 1
 	}
-	c := &Collector{lim: lim, ring: make([]Entry, lim.Capacity), base: seq.Load(), done: make(chan struct{}),
-		pending: map[proto.NetworkRequestID]*request{}, stop: func() {}}
+	c := &Collector{lim: lim, ring: make([]Entry, lim.Capacity), base: seq.Load(),
+		pending: map[proto.NetworkRequestID]*request{}}
 	c.start = float64(time.Now().UnixMilli())
 	return c
 }
 
-// Start begins observing page. The subscription lives under the page's own
-// context (a call's context would end it with the call) and ends when the
-// page goes away or Stop is called; ctx bounds only the setup calls. It
-// enables the Runtime and Network domains (Network with no payload
+// Start begins observing the tab's current page. Events are recorded in the
+// browser's order as they are read (browser.Tab.Observe), so after a
+// Tab.Sync every event the page emitted before it is here. The observation
+// ends when the page goes away or Stop is called; ctx bounds only the setup
+// calls. It enables the Runtime and Network domains (Network with no payload
 // buffering) and never disables them: other observers rely on them.
-func Start(ctx context.Context, page *rod.Page, lim Limits) (*Collector, error) {
+func Start(ctx context.Context, t *browser.Tab, lim Limits) (*Collector, error) {
 	c := New(lim)
-	c.page = page
-	sub, stop := context.WithCancel(page.GetContext())
-	c.stop = stop
-	events := page.Context(sub).Event()
-	go c.loop(events)
-	call := page.Context(ctx)
-	zero := 0
-	if err := (proto.NetworkEnable{MaxTotalBufferSize: &zero, MaxResourceBufferSize: &zero, MaxPostDataSize: &zero}).Call(call); err != nil {
+	obs, err := t.Observe(c.record)
+	if err != nil {
+		return nil, err
+	}
+	c.obs = obs
+	if err := t.EnableNetwork(ctx); err != nil {
 		c.Stop()
 		return nil, err
 	}
-	if err := (proto.RuntimeEnable{}).Call(call); err != nil {
+	if err := t.EnableRuntime(ctx); err != nil {
 		c.Stop()
 		return nil, err
 	}
 	return c, nil
 }
 
-// Page is the page the collector observes (nil for one made by New).
-func (c *Collector) Page() *rod.Page { return c.page }
-
 // Stop ends observation; the evidence stays readable.
 func (c *Collector) Stop() {
-	c.stop()
-	if c.page == nil {
-		return
+	if c.obs != nil {
+		c.obs.Stop()
 	}
-	<-c.done
 }
 
 // Ended reports whether observation has ended (the page went away or Stop
-// was called).
+// was called). A collector made by New never observed anything: it counts
+// as ended.
 func (c *Collector) Ended() bool {
-	select {
-	case <-c.done:
-		return true
-	default:
-		return false
-	}
+	return c.obs == nil || c.obs.Ended()
 }
 
-func (c *Collector) loop(events <-chan *rod.Message) {
-	defer close(c.done)
-	for m := range events {
-		c.record(m)
-	}
-}
-
-// record turns one protocol event into evidence.
-func (c *Collector) record(m *rod.Message) {
-	switch m.Method {
+// record turns one protocol event into evidence. It runs in the
+// connection's read loop: it only records.
+func (c *Collector) record(method string, params json.RawMessage) {
+	switch method {
 	case "Runtime.consoleAPICalled":
 		var e proto.RuntimeConsoleAPICalled
-		if !m.Load(&e) || float64(e.Timestamp) < c.start {
+		if json.Unmarshal(params, &e) != nil || float64(e.Timestamp) < c.start {
 			return
 		}
 		c.Add(Entry{Kind: KindConsole, Level: string(e.Type), Text: consoleText(e.Args)})
 	case "Runtime.exceptionThrown":
 		var e proto.RuntimeExceptionThrown
-		if !m.Load(&e) || float64(e.Timestamp) < c.start || e.ExceptionDetails == nil {
+		if json.Unmarshal(params, &e) != nil || float64(e.Timestamp) < c.start || e.ExceptionDetails == nil {
 			return
 		}
 		c.Add(Entry{Kind: KindException, Level: LevelError, Text: exceptionText(e.ExceptionDetails)})
 	case "Network.requestWillBeSent":
 		var e proto.NetworkRequestWillBeSent
-		if !m.Load(&e) || e.Request == nil {
+		if json.Unmarshal(params, &e) != nil || e.Request == nil {
 			return
 		}
 		c.mu.Lock()
-		if prev := c.pending[e.RequestID]; prev != nil && e.RedirectResponse != nil {
+		if prev := c.pending[e.RequestID]; prev != nil && e.RedirectResponse != nil && prev.seq == 0 {
 			prev.status = e.RedirectResponse.Status
 			c.addLocked(prev.entry(false))
 		}
@@ -190,28 +175,33 @@ func (c *Collector) record(m *rod.Message) {
 		}
 		c.mu.Unlock()
 	case "Network.responseReceived":
+		// The response is the evidence: a page that read a status has it
+		// here, even while the body is still arriving (or never read).
 		var e proto.NetworkResponseReceived
-		if !m.Load(&e) || e.Response == nil {
+		if json.Unmarshal(params, &e) != nil || e.Response == nil {
 			return
 		}
 		c.mu.Lock()
-		if r := c.pending[e.RequestID]; r != nil {
+		if r := c.pending[e.RequestID]; r != nil && r.seq == 0 {
 			r.status = e.Response.Status
+			r.seq = c.addLocked(r.entry(false))
 		}
 		c.mu.Unlock()
 	case "Network.loadingFinished":
 		var e proto.NetworkLoadingFinished
-		if m.Load(&e) {
+		if json.Unmarshal(params, &e) == nil {
 			c.finish(e.RequestID, false)
 		}
 	case "Network.loadingFailed":
 		var e proto.NetworkLoadingFailed
-		if m.Load(&e) {
+		if json.Unmarshal(params, &e) == nil {
 			c.finish(e.RequestID, true)
 		}
 	}
 }
 
+// finish ends a request: its entry is added now when no response made one,
+// and one made at the response turns failed when the body then failed.
 func (c *Collector) finish(id proto.NetworkRequestID, failed bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -220,7 +210,22 @@ func (c *Collector) finish(id proto.NetworkRequestID, failed bool) {
 		return
 	}
 	delete(c.pending, id)
-	c.addLocked(r.entry(failed))
+	if r.seq == 0 {
+		c.addLocked(r.entry(failed))
+		return
+	}
+	if failed {
+		for i := c.n - 1; i >= 0; i-- {
+			e := &c.ring[(c.head+i)%len(c.ring)]
+			if e.Seq == r.seq {
+				e.Level = LevelFailed
+				break
+			}
+			if e.Seq < r.seq {
+				break
+			}
+		}
+	}
 }
 
 // newRequest keeps what a request entry may say: the method, the path and
@@ -301,17 +306,19 @@ func (c *Collector) Add(e Entry) {
 	c.mu.Unlock()
 }
 
-func (c *Collector) addLocked(e Entry) {
+// addLocked appends e and returns its sequence number.
+func (c *Collector) addLocked(e Entry) uint64 {
 	e.Text = bounded(e.Text, c.lim.TextMax)
 	e.Seq = seq.Add(1)
 	if c.n == len(c.ring) {
 		c.ring[c.head] = e
 		c.head = (c.head + 1) % len(c.ring)
 		c.evicted++
-		return
+		return e.Seq
 	}
 	c.ring[(c.head+c.n)%len(c.ring)] = e
 	c.n++
+	return e.Seq
 }
 
 func bounded(s string, n int) string {

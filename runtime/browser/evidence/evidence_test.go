@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -105,5 +106,62 @@ func TestExceptionTextDropsStack(t *testing.T) {
 	d := &proto.RuntimeExceptionDetails{Text: "Uncaught", Exception: &proto.RuntimeRemoteObject{Description: "Error: boom\n    at f (http://x.test/a.js?k=secret:1:2)"}}
 	if s := exceptionText(d); s != "Error: boom" {
 		t.Fatalf("exception text %q", s)
+	}
+}
+
+// Recorded protocol events, in the order Chromium sends them.
+func feed(c *Collector, events ...[2]string) {
+	for _, e := range events {
+		c.record(e[0], []byte(e[1]))
+	}
+}
+
+func sent(id, url string) [2]string {
+	return [2]string{"Network.requestWillBeSent", `{"requestId":"` + id + `","request":{"method":"GET","url":"` + url + `"},"type":"Fetch"}`}
+}
+
+func responded(id string, status int) [2]string {
+	return [2]string{"Network.responseReceived", `{"requestId":"` + id + `","type":"Fetch","response":{"url":"u","status":` + strconv.Itoa(status) + `}}`}
+}
+
+// A response is evidence as soon as it arrives: a page that read a status
+// (and never its body) has its entry, before the request finishes.
+func TestResponseIsEvidenceBeforeTheBody(t *testing.T) {
+	c := New(Limits{Capacity: 10, TextMax: 100})
+	feed(c, sent("1", "http://a.test/x.json?k=secret"), responded("1", 404))
+	r := c.Read(all())
+	if len(r.Entries) != 1 || r.Entries[0].Text != "GET /x.json" || r.Entries[0].Status != 404 || r.Entries[0].Level != LevelError {
+		t.Fatalf("after the response: %+v", r.Entries)
+	}
+	// Its finish adds nothing more.
+	feed(c, [2]string{"Network.loadingFinished", `{"requestId":"1"}`})
+	if r := c.Read(all()); len(r.Entries) != 1 {
+		t.Fatalf("after the finish: %+v", r.Entries)
+	}
+}
+
+// A body that fails after its response turns the entry failed; a request
+// that fails before any response is one failed entry.
+func TestFailureAfterAndBeforeTheResponse(t *testing.T) {
+	c := New(Limits{Capacity: 10, TextMax: 100})
+	feed(c, sent("1", "http://a.test/body"), responded("1", 200),
+		[2]string{"Network.loadingFailed", `{"requestId":"1","errorText":"net::ERR_CONNECTION_RESET"}`},
+		sent("2", "http://a.test/refused"),
+		[2]string{"Network.loadingFailed", `{"requestId":"2","errorText":"net::ERR_CONNECTION_REFUSED"}`})
+	r := c.Read(all())
+	if len(r.Entries) != 2 || r.Entries[0].Level != LevelFailed || r.Entries[0].Status != 200 || r.Entries[1].Level != LevelFailed || r.Entries[1].Text != "GET /refused" {
+		t.Fatalf("%+v", r.Entries)
+	}
+}
+
+// A redirect hop is its own entry, with the redirect's status.
+func TestRedirectHopIsAnEntry(t *testing.T) {
+	c := New(Limits{Capacity: 10, TextMax: 100})
+	feed(c, sent("1", "http://a.test/old"),
+		[2]string{"Network.requestWillBeSent", `{"requestId":"1","request":{"method":"GET","url":"http://a.test/new"},"redirectResponse":{"url":"http://a.test/old","status":301},"type":"Fetch"}`},
+		responded("1", 200))
+	r := c.Read(all())
+	if len(r.Entries) != 2 || r.Entries[0].Text != "GET /old" || r.Entries[0].Status != 301 || r.Entries[1].Text != "GET /new" || r.Entries[1].Status != 200 {
+		t.Fatalf("%+v", r.Entries)
 	}
 }

@@ -1,12 +1,10 @@
 package input
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -36,52 +34,25 @@ const (
 	execGroup     = "ghostlight-execute"
 )
 
-// serializeFn turns an object result into JSON text in the page, cut to limit UTF-16 units so a
-// huge value never crosses the wire whole; it returns undefined when JSON cannot represent it.
-const serializeFn = `function (limit) {
-	let s;
-	try { s = JSON.stringify(this); } catch (e) { return undefined; }
-	return typeof s === "string" ? s.slice(0, limit) : undefined;
-}`
-
-// Subtypes whose JSON text says something; the others (node, error, regexp, date, map, set, proxy,
-// promise, ...) are reported by their description, which JSON.stringify would flatten to "{}".
-var jsonSubtypes = map[string]bool{"": true, "array": true, "typedarray": true}
-
-type remoteObject struct {
-	Type                string          `json:"type"`
-	Subtype             string          `json:"subtype"`
-	Value               json.RawMessage `json:"value"`
-	UnserializableValue string          `json:"unserializableValue"`
-	Description         string          `json:"description"`
-	ObjectID            string          `json:"objectId"`
-}
-
-// callFunctionOn is Runtime.callFunctionOn with plain Go argument values.
-type callFunctionOn struct {
-	FunctionDeclaration string         `json:"functionDeclaration"`
-	ObjectID            string         `json:"objectId"`
-	Arguments           []callArgument `json:"arguments"`
-	ReturnByValue       bool           `json:"returnByValue"`
-}
-
-type callArgument struct {
-	Value any `json:"value"`
-}
-
-func (callFunctionOn) ProtoReq() string { return "Runtime.callFunctionOn" }
-
+// evalReply is Runtime.evaluate's reply to the runner: a short primitive string, or the exception
+// of a runner form that did not compile.
 type evalReply struct {
-	Result           remoteObject `json:"result"`
+	Result struct {
+		Value json.RawMessage `json:"value"`
+	} `json:"result"`
 	ExceptionDetails *struct {
-		Text      string        `json:"text"`
-		Exception *remoteObject `json:"exception"`
+		Text      string `json:"text"`
+		Exception *struct {
+			ClassName   string `json:"className"`
+			Description string `json:"description"`
+		} `json:"exception"`
 	} `json:"exceptionDetails"`
 }
 
-// Execute evaluates script in the page's main world (the page's own globals, as the model asked) in
-// REPL mode, so top-level await works and a repeated `let`/`const` does not collide with an earlier
-// run, and awaits a promise result. timeout bounds the script: Runtime.evaluate's own timeout stops a
+// Execute evaluates script in the page's main world (the page's own globals, as the model asked) the
+// way the console does: its completion value is the result, top-level await works, a repeated
+// `let`/`const` does not collide with an earlier run, and a promise result is awaited. The result is
+// serialized and cut inside the page (execute_page.go), so no more than the bound crosses the wire. timeout bounds the script: Runtime.evaluate's own timeout stops a
 // synchronous loop such as while(true){}, and past timeout plus a grace Runtime.terminateExecution is
 // sent and the call returns a KindTimeout error; the page stays usable. Value and Message are bounded
 // to maxResultChars characters (code points). A throw is a result (Thrown), not an error. A script
@@ -104,47 +75,57 @@ func Execute(ctx context.Context, page *rod.Page, script string, timeout time.Du
 	r.ctx = evalCtx
 	defer releaseGroup(ctx, page)
 
-	start := time.Now()
-	raw, err := r.call(proto.RuntimeEvaluate{
-		Expression:   script,
-		ObjectGroup:  execGroup,
-		ReplMode:     true,
-		AwaitPromise: true,
-		Timeout:      proto.RuntimeTimeDelta(timeout.Milliseconds()),
-	})
 	var reply evalReply
-	if err == nil {
-		err = decode(op, raw, &reply)
+	exprs := []string{evalExpr(script, maxResultChars)}
+	if hasAwait(script) {
+		exprs = splicedExprs(script, maxResultChars)
 	}
-	// REPL mode hands back a promise the script returned without awaiting it: await it here.
-	if err == nil && reply.ExceptionDetails == nil && reply.Result.Subtype == "promise" && reply.Result.ObjectID != "" {
-		raw, err = r.call(proto.RuntimeAwaitPromise{PromiseObjectID: proto.RuntimeRemoteObjectID(reply.Result.ObjectID)})
+	for i := 0; i < len(exprs); i++ {
+		start := time.Now()
+		raw, err := r.call(proto.RuntimeEvaluate{
+			Expression:    exprs[i],
+			ObjectGroup:   execGroup,
+			ReturnByValue: true,
+			AwaitPromise:  true,
+			Timeout:       proto.RuntimeTimeDelta(timeout.Milliseconds()),
+		})
 		if err == nil {
 			reply = evalReply{}
 			err = decode(op, raw, &reply)
 		}
-	}
-	if err != nil {
-		return ExecResult{}, execFailure(ctx, evalCtx, page, op, err, time.Since(start) >= timeout)
-	}
-
-	if d := reply.ExceptionDetails; d != nil {
-		msg := d.Text
-		if d.Exception != nil && d.Exception.Description != "" {
-			msg = d.Exception.Description
-		} else if d.Exception != nil && len(d.Exception.Value) > 0 {
-			msg = "Uncaught " + string(d.Exception.Value)
+		if err != nil {
+			return ExecResult{}, execFailure(ctx, evalCtx, page, op, err, time.Since(start) >= timeout)
 		}
-		msg, cut := bound(msg, maxResultChars)
-		return ExecResult{Thrown: true, Message: msg, Truncated: cut}, nil
+		if d := reply.ExceptionDetails; d != nil {
+			// The runner catches everything the script throws: an exception here is a splice
+			// that did not compile (nothing ran), or the script's syntax error itself.
+			if d.Exception != nil && d.Exception.ClassName == "SyntaxError" && i+1 < len(exprs) {
+				continue
+			}
+			msg := d.Text
+			if d.Exception != nil && d.Exception.Description != "" {
+				msg = d.Exception.Description
+			}
+			msg, cut := bound(msg, maxResultChars)
+			return ExecResult{Thrown: true, Message: msg, Truncated: cut}, nil
+		}
+		var out string
+		if json.Unmarshal(reply.Result.Value, &out) != nil || len(out) < 2 {
+			return ExecResult{}, &Error{Kind: KindProtocol, Op: op, Err: errors.New("unexpected runner reply")}
+		}
+		if out[0] == 'E' && i == 0 && len(exprs) == 1 { // eval refused here: splice the script in instead
+			exprs = splicedExprs(script, maxResultChars)
+			i = -1
+			continue
+		}
+		text, cut := bound(out[2:], maxResultChars)
+		cut = cut || out[1] == '1'
+		if out[0] == 't' {
+			return ExecResult{Thrown: true, Message: text, Truncated: cut}, nil
+		}
+		return ExecResult{Value: text, Truncated: cut}, nil
 	}
-
-	value, err := render(r, reply.Result, maxResultChars)
-	if err != nil {
-		return ExecResult{}, execFailure(ctx, evalCtx, page, op, err, false)
-	}
-	value, cut := bound(value, maxResultChars)
-	return ExecResult{Value: value, Truncated: cut}, nil
+	return ExecResult{}, &Error{Kind: KindProtocol, Op: op, Err: errors.New("no runner form compiled")}
 }
 
 // execFailure maps an evaluation failure. When the script's own deadline passed (or the caller's
@@ -186,60 +167,6 @@ func decode(op string, raw []byte, v any) error {
 		return &Error{Kind: KindProtocol, Op: op, Err: fmt.Errorf("decode reply: %w", err)}
 	}
 	return nil
-}
-
-// render gives a result's JSON text, or its description when JSON cannot carry it.
-func render(r *run, o remoteObject, maxChars int) (string, error) {
-	switch {
-	case o.UnserializableValue != "":
-		return o.UnserializableValue, nil
-	case o.Type == "undefined":
-		return "undefined", nil
-	case o.ObjectID == "" && len(o.Value) > 0:
-		return jsonText(o.Value), nil
-	case o.ObjectID == "" || o.Type != "object" || !jsonSubtypes[o.Subtype]:
-		return o.Description, nil
-	}
-	// Every code point is at most two UTF-16 units: this many units keeps more than maxChars points,
-	// so truncation is still detected after the page-side cut.
-	limit := 2*maxChars + 2
-	raw, err := r.call(callFunctionOn{
-		FunctionDeclaration: serializeFn,
-		ObjectID:            o.ObjectID,
-		Arguments:           []callArgument{{Value: limit}},
-		ReturnByValue:       true,
-	})
-	if err != nil {
-		return "", err
-	}
-	var reply evalReply
-	if err := decode(r.op, raw, &reply); err != nil {
-		return "", err
-	}
-	var s string
-	if reply.ExceptionDetails != nil || json.Unmarshal(reply.Result.Value, &s) != nil {
-		return o.Description, nil // cyclic, or not representable
-	}
-	return s, nil
-}
-
-// jsonText re-encodes a by-value primitive compactly with its characters as UTF-8: the browser
-// escapes non-ASCII characters in strings, which would cost six characters of the caller's bound
-// per character.
-func jsonText(raw json.RawMessage) string {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber() // numbers keep the browser's own spelling
-	if err := dec.Decode(&v); err != nil {
-		return string(raw)
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return string(raw)
-	}
-	return strings.TrimSuffix(buf.String(), "\n")
 }
 
 // bound cuts s to at most n code points.

@@ -90,6 +90,7 @@ type TreeNode struct {
 	ID       int    `json:"id"`
 	Role     string `json:"role"`
 	Name     string `json:"name"`
+	State    State  `json:"state"`
 	Depth    int    `json:"depth"`
 	Children int    `json:"children"`
 }

@@ -30,6 +30,20 @@ func (w *World) invoke(ctx context.Context, method string, arg any, out any) err
 	if err != nil {
 		return &Error{Kind: KindBadRequest, Op: method, Detail: "request is not JSON-serializable", Err: err}
 	}
+	// Cross-origin frames (frames.go): perception spreads over them, and an
+	// id goes to the world that issued it.
+	if spreadMethods[method] {
+		if done, err := w.spread(ctx, method, b, out); done {
+			return err
+		}
+	} else if done, err := w.inFrame(ctx, method, b, out); done {
+		return err
+	}
+	return w.invokeLocal(ctx, method, b, out)
+}
+
+// invokeLocal calls the method in this world only.
+func (w *World) invokeLocal(ctx context.Context, method string, b []byte, out any) error {
 	res, err := w.callFunction(ctx, method, "function(a){return this."+method+"(a)}", []json.RawMessage{b}, true)
 	if err != nil {
 		return err

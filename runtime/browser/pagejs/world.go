@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/cdp"
@@ -36,6 +37,12 @@ type World struct {
 	api    proto.RuntimeRemoteObjectID // the installed API object; "" = none
 	serial int64                       // serial of the newest installation
 	limits Limits
+
+	// Cross-origin frames (frames.go): where to find them, their worlds,
+	// and the serial counter the page's worlds share.
+	frames  FrameSource
+	kids    map[proto.PageFrameID]*frameWorld
+	serials *atomic.Int64
 }
 
 // objectGroup holds remote objects handed out by ElementObject, so they can
@@ -189,9 +196,10 @@ func (w *World) ensure(ctx context.Context) (proto.RuntimeRemoteObjectID, error)
 	}
 	var lastErr error
 	for attempt := 0; attempt < 2; attempt++ {
-		api, err := w.install(ctx, w.serial+1)
+		next := w.nextSerial()
+		api, err := w.install(ctx, next)
 		if err == nil {
-			w.serial++
+			w.serial = next
 			w.api = api
 			return api, nil
 		}

@@ -44,8 +44,11 @@ const NAME_ATTRS = ['aria-label', 'title', 'alt', 'placeholder', 'aria-placehold
 // find walks once without reading layout: names and text are gathered
 // first, and only candidates that match pay for the visibility check (a
 // hidden ancestor makes checkVisibility false, so nothing hidden slips
-// through). A matching text block's text is then re-collected skipping
-// hidden descendants and scored again.
+// through). Controls match by accessible name; every other element by the
+// name it is given (landmarks, regions, images, named containers: see
+// givenName) and, as a text block, by its own text. A matching text
+// block's text is then re-collected skipping hidden descendants and scored
+// again.
 function find(a) {
   const q = norm(String(a.text || '')).toLowerCase();
   if (!q) fail('bad_request', 'find text is empty');
@@ -73,9 +76,21 @@ function find(a) {
           const s = scoreOf(name.toLowerCase(), q);
           if (s && visState(el) === VIS_SHOWN) hits.push({ s: s, c: 1, o: order, el: el, tag: tag, role: role, name: name });
         }
-      } else if (wantT && !INLINE_TAGS.has(tag)) {
-        blocks.push({ el: el, tag: tag, role: role, text: '', own: false, o: order });
-        f = 2;
+      } else if (wantT) {
+        // A landmark, region, image or named container matches by the name
+        // it is given; an element inside a control is part of that control.
+        let nh = null;
+        if (!inControl && role !== 'presentation' && role !== 'none') {
+          const name = givenName(el, tag, role, cx);
+          const s = name ? scoreOf(name.toLowerCase(), q) : 0;
+          if (s) nh = { s: s, c: 0, o: order, el: el, tag: tag, role: role, name: name };
+        }
+        if (!INLINE_TAGS.has(tag)) {
+          blocks.push({ el: el, tag: tag, role: role, text: '', own: false, o: order, nh: nh });
+          f = 2;
+        } else if (nh && visState(el) === VIS_SHOWN) {
+          hits.push(nh);
+        }
       }
       order++;
       flags.push(f);
@@ -85,13 +100,22 @@ function find(a) {
       const f = flags.pop();
       if (f & 4) inControl--;
       if (f & 2) {
+        // One element is one match: the better of its given name and its
+        // own visible text (the given name at equal score).
         const b = blocks.pop();
-        if (!b.own) return;
-        let name = norm(b.text);
-        if (!scoreOf(name.toLowerCase(), q) || visState(b.el) !== VIS_SHOWN) return;
-        name = norm(ownVisibleText(b.el));
-        const s = scoreOf(name.toLowerCase(), q);
-        if (s) hits.push({ s: s, c: 0, o: b.o, el: b.el, tag: b.tag, role: b.role, name: name });
+        let best = b.nh;
+        let shown = false;
+        if (b.own) {
+          let name = norm(b.text);
+          if (scoreOf(name.toLowerCase(), q)) {
+            if (visState(b.el) !== VIS_SHOWN) return;
+            shown = true;
+            name = norm(ownVisibleText(b.el));
+            const s = scoreOf(name.toLowerCase(), q);
+            if (s && (!best || s > best.s)) best = { s: s, c: 0, o: b.o, el: b.el, tag: b.tag, role: b.role, name: name };
+          }
+        }
+        if (best && (shown || visState(b.el) === VIS_SHOWN)) hits.push(best);
       }
     },
   };

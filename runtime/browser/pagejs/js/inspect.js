@@ -43,7 +43,7 @@ function tree(a) {
     root = lookup(a.root);
     const tag = root.localName;
     const role = classify(root, tag);
-    nodes.push({ id: idOf(root), role: role || 'generic', name: cut(nameOf(root, tag, role, cx), cx.nameMax), depth: 0, children: 0 });
+    nodes.push({ id: idOf(root), role: role || 'generic', name: cut(nameOf(root, tag, role, cx), cx.nameMax), state: stateOf(root, tag, cx), depth: 0, children: 0 });
     stack.push(0);
   }
   const v = {
@@ -65,7 +65,7 @@ function tree(a) {
         return STOP;
       }
       if (stack.length) nodes[stack[stack.length - 1]].children++;
-      nodes.push({ id: idOf(el), role: role, name: cut(nameOf(el, tag, role, cx), cx.nameMax), depth: depth, children: 0 });
+      nodes.push({ id: idOf(el), role: role || 'generic', name: cut(nameOf(el, tag, role, cx), cx.nameMax), state: stateOf(el, tag, cx), depth: depth, children: 0 });
       if (opaque) return SKIP;
       stack.push(nodes.length - 1);
       opened.add(el);

@@ -187,3 +187,21 @@ function nameOf(el, tag, role, cx) {
   if (s) return s;
   return norm(el.getAttribute('aria-placeholder') || el.getAttribute('data-placeholder') || '');
 }
+
+// givenName is the part of nameOf that does not come from content: what an
+// author or the markup names a region, landmark, image or named container
+// by. Content names are left to find's text-block path, which reads only
+// visible text; a generic's title is a description, not a name.
+function givenName(el, tag, role, cx) {
+  let s = '';
+  const lb = el.getAttribute('aria-labelledby');
+  if (lb) s = norm(labelledBy(el, lb, cx));
+  if (s) return s;
+  const al = el.getAttribute('aria-label');
+  if (al) s = norm(al);
+  if (s || !role || role === 'generic') return s;
+  s = norm(nativeName(el, tag));
+  if (s || NAME_FROM_CONTENT.has(role)) return s;
+  const ti = el.getAttribute('title');
+  return ti ? norm(ti) : '';
+}

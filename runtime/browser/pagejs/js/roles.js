@@ -159,7 +159,23 @@ function classify(el, tag) {
       return r;
     }
   }
+  // A named container (a drop zone, a board lane: a div or an ARIA group
+  // with aria-label or aria-labelledby) is one thing a person sees and
+  // acts on; Chromium exposes its name too. Inline elements (icons, words
+  // with a label) stay text.
+  if ((!role || role === 'generic' || role === 'group') && !INLINE_TAGS.has(tag) && ariaNamed(el)) {
+    clsKind = K_STRUCT;
+    return role;
+  }
   return role;
+}
+
+// ariaNamed: el carries an author-given name (not resolved: cheap).
+function ariaNamed(el) {
+  const al = el.getAttribute('aria-label');
+  if (al && al.trim()) return true;
+  const lb = el.getAttribute('aria-labelledby');
+  return !!(lb && lb.trim());
 }
 
 // labelProxyTarget: a label stands in for its control when the control is

@@ -1,13 +1,12 @@
-// Package emit renders the IR into files: Go (with jennifer), MCP tool JSON,
-// Markdown docs and conformance fixtures. Every emitter is a pure function of
-// the IR, so output is deterministic.
-package emit
+package ir
 
 import "strings"
 
 var initialisms = map[string]string{"url": "URL", "id": "ID", "urls": "URLs", "ms": "Ms", "mcp": "MCP", "json": "JSON", "gif": "GIF"}
 
-// Camel turns snake_case into an exported Go name.
+// Camel turns snake_case (or words separated by -, or spaces) into an
+// exported Go name, keeping the initialisms Go spells in capitals. The
+// loader computes every Go name with it once; emitters read the names.
 func Camel(s string) string {
 	var b strings.Builder
 	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' || r == ' ' }) {
@@ -19,5 +18,3 @@ func Camel(s string) string {
 	}
 	return b.String()
 }
-
-func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }

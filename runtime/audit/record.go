@@ -1,0 +1,55 @@
+// Package audit is Ghostlight's durable audit: an append-only JSON-lines
+// file with one line per invocation (composite steps included, linked to
+// their parent), written and fsynced before the call answers, rotated at a
+// size bound. A line says who did what under which policy, never with what:
+// no arguments, typed or filled values, scripts, results, dialog text,
+// prompt responses, paths, file names, contents or URLs — hosts only.
+//
+// The package knows nothing of MCP, the browser or the pipeline; the
+// pipeline fills a Record and hands it to a Writer.
+package audit
+
+import "time"
+
+// Decision values: what the authority decided about the call.
+const (
+	DecisionAllow = "allow" // admitted by every layer
+	DecisionDeny  = "deny"  // refused by a layer (or by the audit interlock)
+	DecisionNone  = "none"  // refused before it was classified (bad arguments, unknown tool)
+)
+
+// LayerAudit is the deciding "layer" of an audit_unavailable refusal: the
+// interlock that refuses to change anything unaudited.
+const LayerAudit = "audit"
+
+// Version is the line format; a reader skips lines of a newer version it
+// cannot read.
+const Version = 1
+
+// Record is one line of the audit file. Every field is a name, a closed enum
+// value, a host, a count or a time: nothing a page, a user or a model typed.
+type Record struct {
+	V          int       `json:"v"`
+	Time       time.Time `json:"time"`
+	Invocation string    `json:"invocation"`
+	// Parent is the composite invocation (browser_sequence, browser_flow)
+	// this step belongs to.
+	Parent string `json:"parent,omitempty"`
+	// Workspace is the MCP session the call came from.
+	Workspace    string   `json:"workspace"`
+	Tool         string   `json:"tool"`
+	Branch       string   `json:"branch,omitempty"`
+	Capabilities []string `json:"capabilities"`
+	// Decision is allow, deny or none; Layer names the layer that denied.
+	Decision string `json:"decision"`
+	Layer    string `json:"layer,omitempty"`
+	// Hosts the call reached or was refused: its navigation targets, the
+	// page it acted on, any landing (host or host:port, never a path).
+	Hosts      []string `json:"hosts"`
+	Status     string   `json:"status"`
+	Effect     string   `json:"effect"`
+	Reason     string   `json:"reason,omitempty"`
+	DurationMS float64  `json:"duration_ms"`
+	// Policy is the digest of the configured authority in force.
+	Policy string `json:"policy"`
+}

@@ -1,0 +1,255 @@
+package settle
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+)
+
+// ignoredRequests never hold a page unsettled: they may stay open for the
+// page's whole life.
+var ignoredRequests = map[proto.NetworkResourceType]bool{
+	proto.NetworkResourceTypeEventSource: true,
+	proto.NetworkResourceTypeWebSocket:   true,
+	proto.NetworkResourceTypePing:        true,
+	proto.NetworkResourceTypeMedia:       true,
+	proto.NetworkResourceTypePrefetch:    true,
+}
+
+// Watch observes what an action sets in motion, from just before its input
+// is dispatched until the page settles. Its observer runs in the browser's
+// event order (browser.Tab.Observe) and only records; Settle decides, after
+// a round trip that proves the record has caught up.
+type Watch struct {
+	t     *browser.Tab
+	w     *pagejs.World
+	frame proto.PageFrameID
+	gen0  uint64
+	url0  string
+	keep  float64 // ms the page keeps counting frames after a probe
+
+	obs     *browser.Observation
+	probing bool // the DOM probe runs (the document is the one armed on)
+
+	mu   sync.Mutex
+	st   *State
+	wake chan struct{} // cap 1: an event arrived
+}
+
+// Result is what the page did after the action.
+type Result struct {
+	Opened    []*browser.Tab
+	Loading   bool   // a navigation was still loading at the bound
+	Pending   bool   // requests the action started were still in flight at the bound
+	Readiness string // document.readyState as last seen ("" unknown)
+}
+
+// Start subscribes to the tab's events and takes the DOM baseline. Call it
+// holding the tab, right before the input is dispatched; ctx bounds only the
+// setup. Tabs the page opened before now are not the action's doing.
+func Start(ctx context.Context, t *browser.Tab, w *pagejs.World, cfg Config) *Watch {
+	cfg.Start = time.Now()
+	wt := &Watch{t: t, w: w, frame: proto.PageFrameID(t.TargetID()), gen0: t.Generation(), url0: t.URL(),
+		keep: ms(cfg.DOMPatience), st: New(cfg), wake: make(chan struct{}, 1)}
+	t.TakeOpened()
+	t.TakeRefusedOpens()
+	if obs, err := t.Observe(wt.record); err == nil {
+		wt.obs = obs
+	}
+	_ = t.EnableNetwork(ctx)
+	if p, err := wt.probe(ctx); err == nil {
+		wt.probing = true
+		wt.add(Event{Kind: Probed, At: time.Now(), Probe: p})
+	}
+	return wt
+}
+
+// Generation and URL are the tab's document generation and URL when the
+// watch began.
+func (wt *Watch) Generation() uint64 { return wt.gen0 }
+func (wt *Watch) URL() string        { return wt.url0 }
+
+// Close ends the subscription.
+func (wt *Watch) Close() {
+	if wt.obs != nil {
+		wt.obs.Stop()
+	}
+}
+
+func (wt *Watch) add(e Event) {
+	wt.mu.Lock()
+	wt.st.Add(e)
+	wt.mu.Unlock()
+}
+
+func (wt *Watch) decide(now time.Time) Verdict {
+	wt.mu.Lock()
+	defer wt.mu.Unlock()
+	return wt.st.Decide(now)
+}
+
+func (wt *Watch) probe(ctx context.Context) (Probe, error) {
+	var p Probe
+	raw, err := wt.w.Call(ctx, ProbeJS, wt.keep)
+	if err != nil {
+		return p, err
+	}
+	err = json.Unmarshal(raw, &p)
+	return p, err
+}
+
+// record turns one page event into evidence. It runs in the connection's
+// read loop: it only records and wakes.
+func (wt *Watch) record(method string, params json.RawMessage) {
+	e := Event{At: time.Now()}
+	switch method {
+	case "Page.frameRequestedNavigation":
+		var p proto.PageFrameRequestedNavigation
+		if json.Unmarshal(params, &p) != nil || p.FrameID != wt.frame || p.Disposition != proto.PageClientNavigationDispositionCurrentTab {
+			return
+		}
+		e.Kind = NavRequested
+	case "Page.frameStartedLoading":
+		var p proto.PageFrameStartedLoading
+		if json.Unmarshal(params, &p) != nil || p.FrameID != wt.frame {
+			return
+		}
+		e.Kind = LoadStarted
+	case "Page.frameStoppedLoading":
+		var p proto.PageFrameStoppedLoading
+		if json.Unmarshal(params, &p) != nil || p.FrameID != wt.frame {
+			return
+		}
+		e.Kind = LoadStopped
+	case "Page.navigatedWithinDocument":
+		var p proto.PageNavigatedWithinDocument
+		if json.Unmarshal(params, &p) != nil || p.FrameID != wt.frame {
+			return
+		}
+		e.Kind = SameDocument
+	case "Page.frameNavigated":
+		var p proto.PageFrameNavigated
+		if json.Unmarshal(params, &p) != nil || p.Frame == nil || p.Frame.ID != wt.frame {
+			return
+		}
+		e.Kind = Committed
+	case "Page.windowOpen":
+		e.Kind = WindowOpened
+	case "Network.requestWillBeSent":
+		var p proto.NetworkRequestWillBeSent
+		if json.Unmarshal(params, &p) != nil || ignoredRequests[p.Type] {
+			return
+		}
+		e.Kind, e.Request = RequestStarted, string(p.RequestID)
+	case "Network.loadingFinished":
+		var p proto.NetworkLoadingFinished
+		if json.Unmarshal(params, &p) != nil {
+			return
+		}
+		e.Kind, e.Request = RequestEnded, string(p.RequestID)
+	case "Network.loadingFailed":
+		var p proto.NetworkLoadingFailed
+		if json.Unmarshal(params, &p) != nil {
+			return
+		}
+		e.Kind, e.Request = RequestEnded, string(p.RequestID)
+	default:
+		return
+	}
+	wt.add(e)
+	select {
+	case wt.wake <- struct{}{}:
+	default:
+	}
+}
+
+// catchUp is one round trip through the renderer after which every event
+// it emitted before is recorded: the DOM probe while the document is the
+// one the watch armed on, else a plain Sync.
+func (wt *Watch) catchUp(ctx context.Context) {
+	if wt.probing && wt.t.Generation() == wt.gen0 {
+		p, err := wt.probe(ctx)
+		switch {
+		case err == nil && wt.t.Generation() == wt.gen0:
+			wt.add(Event{Kind: Probed, At: time.Now(), Probe: p})
+			return
+		case ctx.Err() != nil:
+			return
+		}
+		// The document is going away (or was replaced under the call):
+		// rely on events and plain round trips from now on.
+		wt.probing = false
+		wt.add(Event{Kind: ProbeLost, At: time.Now()})
+	}
+	if err := wt.t.Sync(ctx); err != nil {
+		if ctx.Err() == nil {
+			wt.add(Event{Kind: BarrierFailed, At: time.Now()})
+		}
+		return
+	}
+	wt.add(Event{Kind: Synced, At: time.Now()})
+}
+
+// Settle waits while the page is changing, bounded by ctx. Call it once the
+// input was acknowledged. It returns early, without error, when ctx ends (a
+// dialog opening cancels a guarded ctx).
+func (wt *Watch) Settle(ctx context.Context) Result {
+	var out Result
+	// Events before now were recorded already; a wake they left is stale.
+	select {
+	case <-wt.wake:
+	default:
+	}
+	wt.add(Event{Kind: Acked, At: time.Now()})
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		wt.catchUp(ctx)
+		for _, o := range wt.t.TakeOpened() {
+			out.Opened = append(out.Opened, o)
+			wt.add(Event{Kind: TabAdopted, At: time.Now()})
+		}
+		// A window closed instead of adopted (host boundary, session_tabs)
+		// resolves its open as well.
+		for n := wt.t.TakeRefusedOpens(); n > 0; n-- {
+			wt.add(Event{Kind: TabAdopted, At: time.Now()})
+		}
+		v := wt.decide(time.Now())
+		out.Readiness = v.Readiness
+		if v.Settled {
+			return out
+		}
+		if ctx.Err() != nil {
+			out.Loading, out.Pending = v.Loading, !v.Loading && v.Pending > 0
+			return out
+		}
+		if v.Barrier {
+			continue
+		}
+		var tc <-chan time.Time
+		if !v.Until.IsZero() {
+			timer.Reset(time.Until(v.Until))
+			tc = timer.C
+		}
+		select {
+		case <-wt.wake:
+		case <-tc:
+		case <-ctx.Done():
+			v = wt.decide(time.Now())
+			out.Loading, out.Pending = v.Loading, !v.Loading && v.Pending > 0
+			return out
+		}
+		if tc != nil && !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+	}
+}

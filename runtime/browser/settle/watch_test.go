@@ -1,0 +1,84 @@
+package settle
+
+import (
+	"testing"
+	"time"
+)
+
+// Against real Chromium: what a click sets in motion holds the page exactly
+// as long as it runs. No assertion here is about time: each checks what the
+// page had done when Settle returned.
+
+// A request the click starts is seen however late its events arrive, and
+// holds the page until it answers (and its handler ran).
+func TestWatchHoldsForTheRequestAClickStarted(t *testing.T) {
+	tab, w := liveTab(t)
+	for i := 0; i < 5; i++ {
+		evalMain(t, tab, `window.fetched = 0`)
+		res, _ := clickAndSettle(t, tab, w, "nothing", 10*time.Second)
+		if res.Pending || res.Loading {
+			t.Fatalf("round %d: %+v", i, res)
+		}
+		if got := evalMain(t, tab, `window.fetched`); got != "1" {
+			t.Fatalf("round %d: settled before the request answered (fetched=%s)", i, got)
+		}
+	}
+}
+
+// A request that never answers holds the page to the bound, and says so.
+func TestWatchReportsARequestStillPending(t *testing.T) {
+	tab, w := liveTab(t)
+	res, _ := clickAndSettle(t, tab, w, "forever", 300*time.Millisecond)
+	if !res.Pending || res.Loading {
+		t.Fatalf("%+v", res)
+	}
+}
+
+// A DOM change settles once the DOM is quiet; nothing is pending.
+func TestWatchSettlesAfterADOMChange(t *testing.T) {
+	tab, w := liveTab(t)
+	res, _ := clickAndSettle(t, tab, w, "grow", 10*time.Second)
+	if res.Pending || res.Loading || res.Readiness != "complete" {
+		t.Fatalf("%+v", res)
+	}
+	if got := evalMain(t, tab, `document.querySelectorAll('p').length`); got != "1" {
+		t.Fatalf("paragraphs: %s", got)
+	}
+}
+
+// A link: settled on the new document, loaded.
+func TestWatchFollowsANavigation(t *testing.T) {
+	tab, w := liveTab(t)
+	gen := tab.Generation()
+	res, _ := clickAndSettle(t, tab, w, "next", 10*time.Second)
+	if res.Pending || res.Loading || tab.Generation() == gen {
+		t.Fatalf("%+v (generation %d -> %d)", res, gen, tab.Generation())
+	}
+	if got := evalMain(t, tab, `document.readyState + ' ' + document.title`); got != "complete Next" {
+		t.Fatalf("landed: %s", got)
+	}
+}
+
+// BenchmarkSettle reports what a click and its settling cost: nothing
+// changes (one round trip), a DOM change (two animation frames), and the
+// same change decided by a fixed quiet window instead (the time-only
+// configuration: Frames 0, EventQuiet).
+func BenchmarkSettle(b *testing.B) {
+	tab, w := liveTab(b)
+	window := liveConfig()
+	window.Frames, window.EventQuiet = 0, true
+	for _, c := range []struct {
+		name, id string
+		cfg      Config
+	}{{"still", "still", liveConfig()}, {"grow", "grow", liveConfig()}, {"grow-quiet-window", "grow", window}} {
+		b.Run(c.name, func(b *testing.B) {
+			var total time.Duration
+			for i := 0; i < b.N; i++ {
+				_, took := clickAndSettleWith(b, tab, w, c.id, 10*time.Second, c.cfg)
+				total += took
+				time.Sleep(60 * time.Millisecond) // the page is quiet before each click
+			}
+			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/click")
+		})
+	}
+}

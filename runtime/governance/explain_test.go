@@ -1,0 +1,79 @@
+package governance
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+)
+
+func TestExplainAllOpen(t *testing.T) {
+	f := AllOpen("auto").Explain()
+	if f.Situation != "Under the permanent ceilings, all 4 capabilities are allowed and every http(s) host is reachable." {
+		t.Errorf("situation %q", f.Situation)
+	}
+	for _, c := range f.Capabilities {
+		if !c.Allowed || c.Layer != LayerDefault {
+			t.Errorf("all-open %s: %+v", c.Capability, c)
+		}
+	}
+	if f.Provenance != "no organization layer" || f.Organization != "none (local)" || f.Startup != "auto" || f.StartupLayer != LayerDefault || !strings.HasPrefix(f.Digest, "sha256:") {
+		t.Errorf("facts %+v", f)
+	}
+	if len(f.Settings) != 1 || f.Settings[0].Key != "privacy.preserve_target_names" || f.Settings[0].Value != "true" || f.Settings[0].Layer != LayerDefault {
+		t.Errorf("privacy is not said: %+v", f.Settings)
+	}
+}
+
+// TestExplainDecidingLayers: each line names the layer that actually
+// decided, the sentence is grammatical, and Render carries every fact.
+func TestExplainDecidingLayers(t *testing.T) {
+	cfg, p := layers(t,
+		"organization: {name: \"Acme\", id: \"acme\"}\ncapabilities: execute: \"deny\"\ncapabilities: read: \"allow\"\nhosts: allow: [\"*.acme.test\"]\n",
+		"capabilities: execute: \"deny\"\ncapabilities: write: \"deny\"\nprivacy: preserve_target_names: false\n",
+		"tabs: close: \"deny\"\naudit: keep: 7\n")
+	a := mustLoad(t, cfg).Narrow(surface.Restrictions{Capabilities: []string{"read", "write"}, Hosts: []string{"docs.acme.test"}})
+	f := a.Explain()
+	want := map[string]string{"read": "allowed organization", "action": "denied restriction", "write": "denied user", "execute": "denied organization"}
+	for _, c := range f.Capabilities {
+		pol := map[bool]string{true: "allowed", false: "denied"}[c.Allowed]
+		if got := pol + " " + c.Layer; got != want[c.Capability] {
+			t.Errorf("%s: %s, want %s", c.Capability, got, want[c.Capability])
+		}
+	}
+	if f.Situation != "Under the permanent ceilings, 3 of 4 capabilities are denied (action, write, execute), only allowed hosts are reachable and no tab may be closed." {
+		t.Errorf("situation %q", f.Situation)
+	}
+	lines := Render(f, nil)
+	joined := strings.Join(lines, "\n")
+	for _, w := range []string{
+		"hosts allow: *.acme.test (organization)", "hosts restrict: docs.acme.test (restriction)", "hosts requests: navigation (default)",
+		"constraint tab_close: denied (workspace)", "constraint preserve_tabs: off (default)",
+		"setting privacy.preserve_target_names: false (user)", "setting audit.keep: 7 (workspace)",
+		"organization: Acme (acme)", "provenance: unsigned", "layers in force: ceiling, organization, user, workspace, restriction",
+		"digest: " + a.Digest(), "startup: auto (default)",
+	} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("explanation lacks %q:\n%s", w, joined)
+		}
+	}
+	if strings.Contains(joined, p[0]) || strings.Contains(joined, "/tmp") {
+		t.Error("the model's explanation holds a path")
+	}
+	located := Render(f, a.Locate())
+	if len(located) != len(lines) {
+		t.Fatalf("%d located lines for %d", len(located), len(lines))
+	}
+	for i := range lines {
+		if !strings.HasPrefix(located[i], lines[i]) {
+			t.Errorf("line %d: %q is not %q plus a location", i, located[i], lines[i])
+		}
+	}
+	if !strings.Contains(strings.Join(located, "\n"), "capability write: denied (user)  ["+p[1]+":2:15]") {
+		t.Errorf("person's lines lack the user file's line:\n%s", strings.Join(located, "\n"))
+	}
+	one := New("auto", "x", Layer{Name: "user", Caps: AllCaps &^ surface.CapExecute}).Explain()
+	if !strings.Contains(one.Situation, "1 of 4 capabilities is denied (execute)") {
+		t.Errorf("singular: %q", one.Situation)
+	}
+}

@@ -1,0 +1,45 @@
+package mcpedge
+
+import (
+	"fmt"
+	"time"
+)
+
+// Limits are the edge's bounds. The wiring fills them from the generated
+// constants of spec/bounds.cue; New refuses a missing one, so no bound is
+// ever off by omission.
+type Limits struct {
+	// SessionCalls is how many tool calls one session may have in flight.
+	// A call past it is answered at once with Dispatcher.Busy; nothing
+	// waits in a queue behind calls that may be stuck.
+	SessionCalls int
+	// RequestBytes bounds one inbound JSON-RPC message: an HTTP body (413
+	// past it) or a stdio line (refused, and skipped without buffering).
+	RequestBytes int
+	// SessionIdle ends an HTTP session idle that long, which releases its
+	// tabs. HTTPOptions.SessionIdleTTL overrides it per handler.
+	SessionIdle time.Duration
+	// EchoChars bounds the message of every JSON-RPC error the edge sends:
+	// those messages may echo client-sent names (an unknown tool, a method).
+	EchoChars int
+	// LogValueChars bounds the message and every value the edge logs.
+	LogValueChars int
+}
+
+func (l Limits) check() error {
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{
+		{"SessionCalls", int64(l.SessionCalls)},
+		{"RequestBytes", int64(l.RequestBytes)},
+		{"SessionIdle", int64(l.SessionIdle)},
+		{"EchoChars", int64(l.EchoChars)},
+		{"LogValueChars", int64(l.LogValueChars)},
+	} {
+		if f.v <= 0 {
+			return &Error{Kind: KindInvalidOptions, Detail: fmt.Sprintf("Limits.%s must be positive", f.name)}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,186 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/audit"
+)
+
+// readOnly is the one capability a call may need and still run while the
+// audit cannot be written.
+var readOnly = surface.CapsOf([]string{string(surface.CapabilityRead)})
+
+// auditGate refuses a call that would change anything (a capability beyond
+// read) while the durable audit cannot be written: nothing runs unaudited.
+// Reads, and composites (whose steps are gated one by one), go on.
+func (p *Pipeline) auditGate(tool string, n surface.Needs) (surface.Outcome, bool) {
+	if p.journal == nil || n.Caps&^readOnly == 0 {
+		return surface.Outcome{}, false
+	}
+	err := p.journal.Ready()
+	if err == nil {
+		return surface.Outcome{}, false
+	}
+	cause := audit.CauseOf(err)
+	return surface.Outcome{
+		Refusal:    &surface.Refusal{Reason: surface.ReasonAuditUnavailable, Message: "the audit log cannot be written: " + cause},
+		Effect:     surface.EffectNone,
+		RepeatSafe: true,
+		Summary:    tool + " was not run: the audit log cannot be written (" + cause + "), and Ghostlight changes nothing unaudited. Reads still work.",
+		NextSteps:  []string{"Ask the user to make the audit log writable again, then call " + tool + " again."},
+	}, true
+}
+
+// write appends the record to the journal (durably, before the call
+// answers) and hands it to the observer. It returns the sentence the
+// summary must carry when the line could not be written.
+func (p *Pipeline) write(rec AuditRecord, r *surface.Refusal) string {
+	note := ""
+	if p.journal != nil {
+		if err := p.journal.Write(rec.Line()); err != nil && (r == nil || r.Reason != surface.ReasonAuditUnavailable) {
+			note = "The audit log cannot be written (" + audit.CauseOf(err) + "): this call's line is held in memory, and calls that would change anything are refused until it can be written."
+		}
+	}
+	p.audit(rec)
+	return note
+}
+
+// record fills the audit record from what the pipeline knows: the decoded
+// arguments' classification, the refusal, the hosts handlers touched and
+// the governed URLs in the facts. Never an argument value.
+func (p *Pipeline) record(inv *Invocation, start time.Time, args surface.Args, status surface.Status, effect surface.Effect, facts json.RawMessage, r *surface.Refusal) AuditRecord {
+	rec := AuditRecord{Time: start, Invocation: inv.ID, Session: inv.Session, Tool: inv.Tool, Status: status, Effect: effect,
+		Duration: time.Since(start), Decision: audit.DecisionNone}
+	if inv.Parent != nil {
+		rec.Parent = inv.Parent.ID
+	}
+	if inv.Authority != nil {
+		rec.Policy = inv.Authority.Digest()
+	}
+	var hosts []string
+	if args != nil {
+		n := args.Needs()
+		rec.Caps, rec.Branch, rec.Decision = n.Caps.List(), args.Branch(), audit.DecisionAllow
+		for _, u := range n.URLs {
+			hosts = append(hosts, hostOf(u))
+		}
+	}
+	inv.touchedMu.Lock()
+	hosts = append(hosts, inv.touched...)
+	inv.touchedMu.Unlock()
+	hosts = append(hosts, factHosts(facts)...)
+	if r != nil {
+		rec.Reason = r.Reason
+		switch r.Reason {
+		case surface.ReasonCapabilityDenied, surface.ReasonHostDenied, surface.ReasonConstraintDenied:
+			rec.Decision, rec.Layer = audit.DecisionDeny, decidingLayer(r)
+		case surface.ReasonAuditUnavailable:
+			rec.Decision, rec.Layer = audit.DecisionDeny, audit.LayerAudit
+		}
+		hosts = append(hosts, hostOf(r.Host))
+	}
+	rec.Hosts = uniqueHosts(hosts)
+	return rec
+}
+
+// factHosts reads the governed URLs a result reports generically: the page
+// the call read or landed on ("url") and an action's landing ("landing.url").
+func factHosts(facts json.RawMessage) []string {
+	if len(facts) == 0 || !strings.Contains(string(facts), `"url"`) {
+		return nil
+	}
+	var f struct {
+		URL     string `json:"url"`
+		Landing *struct {
+			URL string `json:"url"`
+		} `json:"landing"`
+	}
+	if json.Unmarshal(facts, &f) != nil {
+		return nil
+	}
+	out := []string{hostOf(f.URL)}
+	if f.Landing != nil {
+		out = append(out, hostOf(f.Landing.URL))
+	}
+	return out
+}
+
+// decidingLayer is the layer a refusal names: its "layer" fact when the
+// refusal carries one, else the "the <layer> layer …" of its message.
+func decidingLayer(r *surface.Refusal) string {
+	if b, err := json.Marshal(r); err == nil {
+		var m struct {
+			Layer string `json:"layer"`
+		}
+		if json.Unmarshal(b, &m) == nil && m.Layer != "" {
+			return m.Layer
+		}
+	}
+	if _, rest, ok := strings.Cut(r.Message, "the "); ok {
+		if name, _, ok := strings.Cut(rest, " layer"); ok && name != "" && !strings.ContainsAny(name, " ") {
+			return name
+		}
+	}
+	return ""
+}
+
+// hostOf keeps only the host (or host:port) of a URL or host string: no
+// scheme, user, path, query or fragment ever reaches the audit. Anything
+// that is not plainly a host is dropped.
+func hostOf(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, "://"); i >= 0 {
+		u, err := url.Parse(s)
+		if err != nil {
+			return ""
+		}
+		s = u.Host
+	} else if _, port, err := net.SplitHostPort(s); err != nil || !digits(port) {
+		if strings.Contains(s, ":") {
+			return "" // about:blank, data:, javascript:, a bare scheme
+		}
+	}
+	if s == "" || len(s) > surface.HostPatternCharsMax+6 {
+		return ""
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune(".-_:[]", c)) {
+			return ""
+		}
+	}
+	return strings.ToLower(s)
+}
+
+func digits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func uniqueHosts(hs []string) []string {
+	out := []string{}
+	for _, h := range hs {
+		if h == "" {
+			continue
+		}
+		dup := false
+		for _, o := range out {
+			if o == h {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, h)
+		}
+	}
+	return out
+}

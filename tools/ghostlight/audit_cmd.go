@@ -1,0 +1,100 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ghostlight-dev/ghostlight/runtime/audit"
+)
+
+// auditCmd prints the last lines of the audit (rotated files included) for
+// a person, or as the JSON lines themselves with --json.
+func auditCmd(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
+	path := fs.String("audit-path", os.Getenv("GHOSTLIGHT_AUDIT_PATH"), "the audit file (env GHOSTLIGHT_AUDIT_PATH); default $XDG_STATE_HOME/ghostlight/audit.jsonl")
+	n := fs.Int("n", 20, "how many lines (the last ones); 0 prints every line")
+	var f audit.Filter
+	fs.StringVar(&f.Workspace, "session", "", "only this MCP session (the workspace column)")
+	fs.StringVar(&f.Tool, "tool", "", "only this tool, e.g. browser_click")
+	fs.StringVar(&f.Status, "status", "", "only this status: succeeded, blocked, failed, cancelled, attention_required, unknown")
+	asJSON := fs.Bool("json", false, "print the matching lines as written (JSON lines)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: ghostlight audit [-n N] [--session S] [--tool T] [--status S] [--json] [--audit-path FILE]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("audit takes no arguments (got %q)", fs.Arg(0))
+	}
+	if *n < 0 {
+		return fmt.Errorf("-n must be 0 or more")
+	}
+	cfg, err := audit.Config{Path: *path}.Resolve()
+	if err != nil {
+		return err
+	}
+	entries, skipped, err := audit.Tail(cfg.Path, *n, f)
+	if err != nil {
+		return err
+	}
+	if skipped > 0 {
+		fmt.Fprintf(os.Stderr, "ghostlight audit: %d unreadable lines skipped\n", skipped)
+	}
+	if *asJSON {
+		for _, e := range entries {
+			if _, err := fmt.Fprintf(out, "%s\n", e.Raw); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(entries) == 0 {
+		fmt.Fprintf(out, "No audit lines match in %s.\n", cfg.Path)
+		return nil
+	}
+	return printAudit(out, entries)
+}
+
+// printAudit lays the entries out as a table: one call a row, a step of a
+// composite under its parent's id.
+func printAudit(out io.Writer, entries []audit.Entry) error {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TIME\tSESSION\tINVOCATION\tTOOL\tCAPABILITIES\tDECISION\tSTATUS\tEFFECT\tHOSTS\tMS")
+	for _, e := range entries {
+		inv := e.Invocation
+		if e.Parent != "" {
+			inv += " (step of " + e.Parent + ")"
+		}
+		tool := e.Tool
+		if e.Branch != "" {
+			tool += " " + e.Branch
+		}
+		decision := e.Decision
+		if e.Layer != "" {
+			decision += " (" + e.Layer + ")"
+		}
+		status := e.Status
+		if e.Reason != "" {
+			status += " (" + e.Reason + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+			e.Time.Local().Format("2006-01-02 15:04:05.000"), dash(e.Workspace), inv, tool,
+			dash(strings.Join(e.Capabilities, ",")), decision, status, e.Effect,
+			dash(strings.Join(e.Hosts, ",")), strconv.FormatFloat(e.DurationMS, 'f', 1, 64))
+	}
+	return tw.Flush()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
