@@ -27,6 +27,7 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		"../runtime/mcpedge":     {"github.com/go-rod/rod", mod + "runtime/browser"},
 		"../runtime/governance":  {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go"},
 		"../runtime/pipeline":    {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser"},
+		"../runtime/workbench":   {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/tools"},
 	}
 	for pkg, bad := range forbid {
 		for _, d := range deps(pkg) {

@@ -281,7 +281,7 @@ func privacyRun(t *testing.T, tr string) {
 			}
 		}
 	}
-	search("stderr", []byte(s.stderr.String()))
+	search("stderr", s.stderr.Bytes())
 	files0 := 0
 	for _, dir := range s.dirs {
 		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -134,6 +134,7 @@ func TestLiveUploadRootsOverHTTP(t *testing.T) {
 	connect := func(listen bool) *liveServer {
 		opts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token})}
 		if listen {
+			//lint:ignore SA1019 a 2025-11-25 client with a standalone GET stream is exactly the case under test
 			opts = append(opts, transport.WithContinuousListening())
 		}
 		tr, err := transport.NewStreamableHTTP("http://"+addr+"/mcp", opts...)

@@ -94,8 +94,15 @@ func effective(stated map[string]bool) *obj {
 	return o
 }
 
+// hints are the hints a tool's definition states (annotations), so the
+// claim's effective hints are what clients apply.
 func hints(a ir.Annotations) map[string]bool {
-	return map[string]bool{"readOnlyHint": a.ReadOnly, "destructiveHint": a.Destructive, "idempotentHint": a.Idempotent, "openWorldHint": a.OpenWorld}
+	stated := annotations(a)
+	out := map[string]bool{}
+	for i, k := range stated.keys {
+		out[k] = stated.vals[i].(bool)
+	}
+	return out
 }
 
 func rawOrNull(b json.RawMessage) any {
@@ -148,12 +155,12 @@ func unsupportedOf(c *ir.Claim, verb string) *ir.UnsupportedVerb {
 	return nil
 }
 
-// capabilityMap says what each branch of a tool needs (the whole tool's
-// when it has no branches).
-func capabilityMap(t *ir.Tool) *obj {
+// capabilityMap says what each branch of a tool needs (a list: what the
+// whole tool needs, when it has no branches).
+func capabilityMap(t *ir.Tool) any {
 	o := newObj()
 	if len(t.Branches) == 0 {
-		return o.set("", orEmpty(t.Capabilities))
+		return orEmpty(t.Capabilities)
 	}
 	for _, b := range t.Branches {
 		caps := t.Capabilities

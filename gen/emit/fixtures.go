@@ -536,12 +536,6 @@ func (g *fixtureGen) branchCases(bases []base) {
 		}
 		return nil
 	}
-	label := func(b *ir.Branch) string {
-		if t.Discriminator != "" {
-			return t.Discriminator + " " + b.When
-		}
-		return b.Name
-	}
 	for i, bi := range t.Branches {
 		in := branchBase(bi)
 		// Missing required fields.
@@ -570,7 +564,6 @@ func (g *fixtureGen) branchCases(bases []base) {
 			v := clone(in).(*obj).put(f.Name, g.sample(f, 0))
 			g.bad(bi.Name+": "+f.Name+" not allowed", v, "/"+f.Name, "branch_forbidden", false)
 		}
-		_ = label
 		// Conflicts with later presence branches.
 		if t.Discriminator != "" || bi.IsDefault {
 			continue

@@ -87,7 +87,9 @@ func (g *goGen) limits(b *ir.Bound, min, max jen.Code) (jen.Code, jen.Code) {
 	return min, max
 }
 
-func (g *goGen) strLimits(f *ir.Field) (jen.Code, jen.Code) { return g.limits(f.Bound, jen.Lit(0), jen.Lit(-1)) }
+func (g *goGen) strLimits(f *ir.Field) (jen.Code, jen.Code) {
+	return g.limits(f.Bound, jen.Lit(0), jen.Lit(-1))
+}
 
 func (g *goGen) numLimits(f *ir.Field) (jen.Code, jen.Code) {
 	return g.limits(f.Bound, jen.Lit(-1<<53), jen.Lit(1<<53))
@@ -488,6 +490,16 @@ func (g *goGen) sharedFile() *jen.File {
 		}
 		f.Commentf("%s: %s", d.field.GoType, d.field.Doc)
 		f.Type().Id(d.field.GoType).Struct(g.structFields(d.field.Fields, d.input)...)
+		// An object's inline enums are named after it (<Object><Field><Value>),
+		// inputs and outputs alike: its Go name is unique in the package.
+		for _, fl := range d.field.Fields {
+			switch {
+			case fl.Enum != nil:
+				g.anonConsts(fl.Enum)
+			case fl.Items != nil && fl.Items.Enum != nil:
+				g.anonConsts(fl.Items.Enum)
+			}
+		}
 		if d.input {
 			g.objectDecoder(f, d.field.GoType, d.field)
 		}

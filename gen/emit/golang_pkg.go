@@ -71,6 +71,7 @@ func (g *goGen) enumsFile() *jen.File {
 		f.Var().Id(e.GoName + "Values").Op("=").Index().Id(e.GoName).Values(vals...)
 	}
 	if g.surface != g.spec.Core() {
+		g.readinessFrom(f)
 		return f
 	}
 	var caps []jen.Code
@@ -357,4 +358,26 @@ func (g *goGen) uses(pred func(*ir.Field) bool) bool {
 		}
 	}
 	return false
+}
+
+// readinessFrom renders a claim's readiness mapping: Ghostlight's readiness
+// onto the profile's, as the runtime reports it.
+func (g *goGen) readinessFrom(f *jen.File) {
+	c := g.surface.Claim
+	var to *ir.Enum
+	for _, e := range g.surface.Enums {
+		if e.Name == "readiness" {
+			to = e
+		}
+	}
+	from := g.spec.EnumOf("readiness")
+	if c == nil || to == nil || from == nil || len(c.Readiness) == 0 {
+		return
+	}
+	f.Comment("ReadinessFrom maps Ghostlight's readiness onto the profile's (the claim's readiness table).")
+	f.Var().Id("ReadinessFrom").Op("=").Map(g.named(from, from.GoName)).Id(to.GoName).Values(jen.DictFunc(func(d jen.Dict) {
+		for _, m := range c.Readiness {
+			d[g.named(from, from.Value(m[0]).GoName)] = jen.Id(to.Value(m[1]).GoName)
+		}
+	}))
 }

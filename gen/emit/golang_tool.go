@@ -131,7 +131,9 @@ func (g *goGen) decodeBody(t *ir.Tool, keysVar string) []jen.Code {
 			stepChecks = append(stepChecks, jen.If(rawSet(idx(n))).Block(jen.Return(g.sup("StepForbidden").Call(jen.Id("p"), jen.Lit(n)))))
 		}
 	}
-	body = append(body, jen.If(jen.Id("step")).Block(stepChecks...))
+	if len(stepChecks) > 0 {
+		body = append(body, jen.If(jen.Id("step")).Block(stepChecks...))
+	}
 	for _, fl := range t.Inputs {
 		if fl.Required {
 			body = append(body, jen.If(jen.Op("!").Add(rawSet(idx(fl.Name)))).Block(jen.Return(g.sup("Required").Call(jen.Id("p"), jen.Lit(fl.Name)))))

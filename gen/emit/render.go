@@ -101,6 +101,13 @@ func renderSurface(spec *ir.Spec, s *ir.Surface, root string, files map[string][
 	for name, b := range fx {
 		files[FixturePath(spec, s, name)] = b
 	}
+	if s == spec.Core() {
+		caps, err := CapabilitiesJSON(spec, s)
+		if err != nil {
+			return err
+		}
+		files[FixturePath(spec, s, "capabilities")] = caps
+	}
 	if s.Claim != nil {
 		claim, err := ClaimJSON(spec, s)
 		if err != nil {

@@ -56,9 +56,6 @@ type Surface struct {
 	Claim *Claim
 }
 
-// IsCore reports whether the surface's package holds the shared types.
-func (s *Surface) IsCore(spec *Spec) bool { return spec.Core() == s }
-
 // Bound is one named limit.
 type Bound struct {
 	Name, Doc, Unit string
@@ -250,16 +247,6 @@ func (t *Tool) Input(name string) *Field {
 	return nil
 }
 
-// Fact returns the output fact of that name, or nil.
-func (t *Tool) Fact(name string) *Field {
-	for _, f := range t.Facts {
-		if f.Name == name {
-			return f
-		}
-	}
-	return nil
-}
-
 // BranchOwned reports whether a field belongs to some branch (and so is
 // forbidden in the others).
 func (t *Tool) BranchOwned(name string) bool {
@@ -300,18 +287,6 @@ func (b *Branch) OverrideOf(name string) *Field {
 		}
 	}
 	return nil
-}
-
-// Presence reports whether the tool's branches are chosen by field presence.
-func (t *Tool) Presence() bool { return t.Discriminator == "" && len(t.Branches) > 0 }
-
-// IsCommon reports whether a field is one of the common fields.
-func IsCommon(name string) bool {
-	switch name {
-	case "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities":
-		return true
-	}
-	return false
 }
 
 // Tool returns the tool of that name, or nil.

@@ -234,6 +234,17 @@ func (r *reader) claim(s *ir.Surface, c *ir.Claim, cv cue.Value) {
 	})
 	c.Extensions = r.strings(cv.LookupPath(cue.ParsePath("extensions")))
 	c.Sandbox = ir.Sandbox{Reference: r.str(cv.LookupPath(cue.ParsePath("sandbox.reference"))), Doc: r.str(cv.LookupPath(cue.ParsePath("sandbox.doc")))}
+	var own *ir.Enum
+	for _, e := range s.Enums {
+		if e.Name == "readiness" {
+			own = e
+		}
+	}
+	for _, m := range c.Readiness {
+		if core := r.spec.EnumOf("readiness"); core == nil || core.Value(m[0]) == nil || own == nil || own.Value(m[1]) == nil {
+			bad("readiness %s → %s maps no readiness of Ghostlight onto one of the surface's", m[0], m[1])
+		}
+	}
 	if e := r.spec.EnumOf("readiness"); e != nil {
 		for _, g := range e.Strings() {
 			found := false

@@ -2,6 +2,8 @@
 
 package operator
 
+import surface "github.com/ghostlight-dev/ghostlight/generated/surface"
+
 // SurfaceKind is a closed set of the spec.
 type SurfaceKind string
 
@@ -39,3 +41,12 @@ const (
 
 // ActionValues lists every Action in spec order.
 var ActionValues = []Action{ActionPress, ActionEnterText, ActionScroll, ActionHover}
+
+// ReadinessFrom maps Ghostlight's readiness onto the profile's (the claim's readiness table).
+var ReadinessFrom = map[surface.Readiness]Readiness{
+	surface.ReadinessComplete:      ReadinessSettled,
+	surface.ReadinessInteractive:   ReadinessLoading,
+	surface.ReadinessLoading:       ReadinessLoading,
+	surface.ReadinessNotApplicable: ReadinessChanging,
+	surface.ReadinessUnknown:       ReadinessChanging,
+}

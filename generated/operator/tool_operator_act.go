@@ -44,8 +44,6 @@ func (o *OperatorActArgs) decode(d []byte, p *support.Path, step bool, extra str
 	if err := support.Members(d, p, operatorActKeys, raw[:], extra); err != nil {
 		return err
 	}
-	if step {
-	}
 	if !raw[0].Set() {
 		return support.Required(p, "surface_id")
 	}

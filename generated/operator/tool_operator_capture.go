@@ -33,8 +33,6 @@ func (o *OperatorCaptureArgs) decode(d []byte, p *support.Path, step bool, extra
 	if err := support.Members(d, p, operatorCaptureKeys, raw[:], extra); err != nil {
 		return err
 	}
-	if step {
-	}
 	if !raw[0].Set() {
 		return support.Required(p, "surface_id")
 	}

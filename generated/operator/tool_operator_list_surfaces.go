@@ -33,8 +33,6 @@ func (o *OperatorListSurfacesArgs) decode(d []byte, p *support.Path, step bool, 
 	if err := support.Members(d, p, operatorListSurfacesKeys, raw[:], extra); err != nil {
 		return err
 	}
-	if step {
-	}
 	if r := raw[0]; r.Set() {
 		p := support.Key(p, "kind")
 		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)

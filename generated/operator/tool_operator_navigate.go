@@ -34,8 +34,6 @@ func (o *OperatorNavigateArgs) decode(d []byte, p *support.Path, step bool, extr
 	if err := support.Members(d, p, operatorNavigateKeys, raw[:], extra); err != nil {
 		return err
 	}
-	if step {
-	}
 	if !raw[0].Set() {
 		return support.Required(p, "surface_id")
 	}

@@ -36,8 +36,6 @@ func (o *OperatorPerceiveArgs) decode(d []byte, p *support.Path, step bool, extr
 	if err := support.Members(d, p, operatorPerceiveKeys, raw[:], extra); err != nil {
 		return err
 	}
-	if step {
-	}
 	if !raw[0].Set() {
 		return support.Required(p, "surface_id")
 	}

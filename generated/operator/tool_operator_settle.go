@@ -34,8 +34,6 @@ func (o *OperatorSettleArgs) decode(d []byte, p *support.Path, step bool, extra 
 	if err := support.Members(d, p, operatorSettleKeys, raw[:], extra); err != nil {
 		return err
 	}
-	if step {
-	}
 	if !raw[0].Set() {
 		return support.Required(p, "surface_id")
 	}

@@ -413,6 +413,25 @@ type PolicySettingLine struct {
 	Layer string `json:"layer"` // Layer.
 }
 
+// Values of EvidenceKind.
+const (
+	EvidenceKindConsole   = "console"
+	EvidenceKindException = "exception"
+	EvidenceKindRequest   = "request"
+)
+
+// Values of ItemState.
+const (
+	ItemStateDisabled = "disabled"
+	ItemStateChecked  = "checked"
+	ItemStateExpanded = "expanded"
+	ItemStateSelected = "selected"
+	ItemStatePressed  = "pressed"
+	ItemStateFocused  = "focused"
+	ItemStateRequired = "required"
+	ItemStateReadonly = "readonly"
+)
+
 // Values of FlowStepTool.
 const (
 	FlowStepToolBrowserClick      = "browser_click"

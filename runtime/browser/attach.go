@@ -48,6 +48,7 @@ type pendingPopup struct {
 	opener  *Tab
 	gesture bool
 	done    bool // adopted or closed
+	closed  bool // refused before it ran: its requests fail and it is closed
 }
 
 func (g *guard) root() *guard {
@@ -110,15 +111,16 @@ func (c *conn) onAttached(parentSession proto.TargetSessionID, e *attachedEvent)
 	c.mu.Unlock()
 	if opener != nil {
 		gesture := opener.tab.takeWindowOpen()
+		g.popup = &pendingPopup{opener: opener.tab, gesture: gesture}
 		if !opener.tab.ws.admitPopup(gesture) {
-			// Past session_tabs, or without a gesture under that policy: closed
-			// before it runs (counted by admitPopup), so it sends nothing.
+			// Past session_tabs, or without a gesture under that policy
+			// (counted by admitPopup): it is let run with every document
+			// request failed, and closed (closing a target that never ran
+			// stalls its opener, measured).
+			g.popup.done, g.popup.closed = true, true
 			opener.tab.refusedOpen()
 			c.forget(g.target)
-			c.closeAsync(g.target)
-			return true
 		}
-		g.popup = &pendingPopup{opener: opener.tab, gesture: gesture}
 		governed = true
 	}
 	waiting := e.WaitingForDebugger
@@ -142,11 +144,31 @@ func (c *conn) setupGuard(g *guard, governed, waiting bool) {
 	ctx, cancel := context.WithTimeout(c.ctx, c.b.cfg.CloseTimeout)
 	defer cancel()
 	defer close(g.ready)
-	if governed {
-		c.applyGuard(ctx, g, true)
+	run := func() {
+		if waiting {
+			_, _ = c.rod.Call(ctx, string(g.session), "Runtime.runIfWaitingForDebugger", nil)
+		}
 	}
-	if waiting {
-		_, _ = c.rod.Call(ctx, string(g.session), "Runtime.runIfWaitingForDebugger", nil)
+	c.mu.Lock()
+	created := g.parent == nil && g.typ == "page" && g.popup == nil && c.creating > 0
+	c.mu.Unlock()
+	switch {
+	case created:
+		// A blank tab Ghostlight is creating sends nothing until its first
+		// navigation, which waits for this guard (awaitGuard): it may run while
+		// interception is being enabled.
+		var wg sync.WaitGroup
+		wg.Go(func() { c.applyGuard(ctx, g, true) })
+		wg.Go(run)
+		wg.Wait()
+	case governed:
+		c.applyGuard(ctx, g, true)
+		run()
+	default:
+		run()
+	}
+	if g.popup != nil && g.popup.closed {
+		_, _ = proto.TargetCloseTarget{TargetID: g.target}.Call(c.call(ctx, ""))
 	}
 }
 
@@ -202,34 +224,37 @@ func (c *conn) applyGuard(ctx context.Context, g *guard, first bool) {
 	g.setUp = true
 	g.mu.Unlock()
 	s := string(g.session)
+	// The commands are independent: sent together, each a round trip of its own.
+	var wg sync.WaitGroup
 	if g.typ != "worker" { // dedicated workers' requests are held on their page's session
 		patterns := []map[string]any{{"urlPattern": "*", "resourceType": "Document", "requestStage": "Request"}}
 		if b.All {
 			patterns = []map[string]any{{"urlPattern": "*", "requestStage": "Request"}}
 		}
-		_, _ = c.rod.Call(ctx, s, "Fetch.enable", map[string]any{"patterns": patterns})
+		wg.Go(func() { _, _ = c.rod.Call(ctx, s, "Fetch.enable", map[string]any{"patterns": patterns}) })
 	}
-	switch {
-	case b.All:
-		// WebSockets never reach Fetch: the browser holds them by URL rules.
-		// Network must be on for the rules to apply (measured), with nothing
-		// buffered.
-		zero := 0
-		_, _ = c.rod.Call(ctx, s, "Network.enable", proto.NetworkEnable{MaxTotalBufferSize: &zero, MaxResourceBufferSize: &zero, MaxPostDataSize: &zero})
-		rules := make([]map[string]any, 0, len(b.Sockets))
-		for _, r := range b.Sockets {
-			rules = append(rules, map[string]any{"urlPattern": r.Pattern, "offline": !r.Allow, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+	wg.Go(func() {
+		switch {
+		case b.All:
+			// WebSockets never reach Fetch: the browser holds them by URL rules.
+			// Network must be on for the rules to apply (measured), with nothing
+			// buffered.
+			zero := 0
+			_, _ = c.rod.Call(ctx, s, "Network.enable", proto.NetworkEnable{MaxTotalBufferSize: &zero, MaxResourceBufferSize: &zero, MaxPostDataSize: &zero})
+			rules := make([]map[string]any, 0, len(b.Sockets))
+			for _, r := range b.Sockets {
+				rules = append(rules, map[string]any{"urlPattern": r.Pattern, "offline": !r.Allow, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+			}
+			_, _ = c.rod.Call(ctx, s, "Network.emulateNetworkConditionsByRule", map[string]any{"matchedNetworkConditions": rules})
+		case wasAll:
+			_, _ = c.rod.Call(ctx, s, "Network.emulateNetworkConditionsByRule", map[string]any{"matchedNetworkConditions": []map[string]any{}})
+			_, _ = c.rod.Call(ctx, s, "Network.disable", nil)
 		}
-		_, _ = c.rod.Call(ctx, s, "Network.emulateNetworkConditionsByRule", map[string]any{"matchedNetworkConditions": rules})
-	case wasAll:
-		_, _ = c.rod.Call(ctx, s, "Network.emulateNetworkConditionsByRule", map[string]any{"matchedNetworkConditions": []map[string]any{}})
-		_, _ = c.rod.Call(ctx, s, "Network.disable", nil)
+	})
+	if first && (g.typ == "page" || g.typ == "iframe") {
+		wg.Go(func() { _, _ = c.rod.Call(ctx, s, "Target.setAutoAttach", autoAttachParams) })
 	}
-	if first {
-		if g.typ == "page" || g.typ == "iframe" {
-			_, _ = c.rod.Call(ctx, s, "Target.setAutoAttach", autoAttachParams)
-		}
-	}
+	wg.Wait()
 }
 
 // applyTab brings every guard of the tab's target to its current boundary.
@@ -268,7 +293,7 @@ func (c *conn) ownerOf(g *guard) (*Tab, *binding, *pendingPopup) {
 	r.mu.Lock()
 	p := r.popup
 	r.mu.Unlock()
-	if p != nil && !p.done {
+	if p != nil && (!p.done || p.closed) {
 		return p.opener, nil, p
 	}
 	return nil, nil, nil
@@ -413,6 +438,9 @@ func (c *conn) onPaused(g *guard, params json.RawMessage) {
 // the read loop, before the browser can report the request failed).
 func (c *conn) judge(g *guard, e *pausedRequest) (allowed bool, rec Blocked, popup *pendingPopup) {
 	t, bd, p := c.ownerOf(g)
+	if p != nil && p.closed {
+		return false, Blocked{Kind: RequestPopup}, nil // a refused popup loads nothing
+	}
 	host, governed := requestHost(e.Request.URL)
 	if !governed {
 		return true, rec, nil
@@ -601,4 +629,27 @@ func originKey(raw string) string {
 		return ""
 	}
 	return strings.ToLower(u.Scheme + "://" + u.Host)
+}
+
+// unguard turns interception off on a page a workspace lets go of without
+// closing it (a connected browser's tab): its requests are no longer held.
+func (c *conn) unguard(ctx context.Context, id proto.TargetTargetID) {
+	for _, g := range c.guardsOf(id) {
+		g.applyMu.Lock()
+		g.mu.Lock()
+		up, all := g.setUp, strings.HasPrefix(g.key, "all")
+		g.setUp, g.key = false, ""
+		g.mu.Unlock()
+		if up {
+			s := string(g.session)
+			if g.typ != "worker" {
+				_, _ = c.rod.Call(ctx, s, "Fetch.disable", nil)
+			}
+			if all {
+				_, _ = c.rod.Call(ctx, s, "Network.emulateNetworkConditionsByRule", map[string]any{"matchedNetworkConditions": []map[string]any{}})
+				_, _ = c.rod.Call(ctx, s, "Network.disable", nil)
+			}
+		}
+		g.applyMu.Unlock()
+	}
 }

@@ -158,14 +158,11 @@ func TestBoundaryClosesDeniedPopup(t *testing.T) {
 	tab := openTab(t, ws, "http://"+s.a+"/opener")
 	tab.TakeRefusedOpens()
 	err := tab.Do(ctx, func(ctx context.Context) error {
-		t0 := time.Now()
 		click(t, tab, 100, 50)
 		eventually(t, "the popup refused", func() bool { return tab.TakeRefusedOpens() == 1 })
-		t.Log("refused after", time.Since(t0))
 		// An allowed target=_blank is adopted once its document commits.
 		click(t, tab, 100, 150)
 		eventually(t, "the allowed tab adopted", func() bool { return ws.TabCount() == 2 })
-		t.Log("adopted after", time.Since(t0))
 		return nil
 	})
 	if err != nil {

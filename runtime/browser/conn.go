@@ -161,6 +161,7 @@ func (c *conn) letGo(ctx context.Context, bd *binding) {
 	// rod caches the page by target: a later adoption must attach afresh, not reuse
 	// the detached session.
 	c.rod.RemoveState(bd.targetID)
+	c.unguard(ctx, bd.targetID) // the person's tab is no longer held (attach.go)
 }
 
 func (c *conn) alive() bool {

@@ -99,6 +99,11 @@ func launch(ctx context.Context, cfg Config, bin string) (*process, string, erro
 		// Crash reports and temp files land in owned dirs instead of $HOME/.config and
 		// /tmp, so removing those removes every trace of the run.
 		Env(append(os.Environ(), "XDG_CONFIG_HOME="+xdg, "TMPDIR="+tmpDir.Path())...)
+	if cfg.Headless {
+		// Headless pages have nobody to scroll with a scrollbar; without it a scrolling
+		// page's capture is the full viewport width (1280, not 1265) and matches innerWidth.
+		l.Set("hide-scrollbars")
+	}
 	if os.Geteuid() == 0 {
 		l.Set(flags.NoSandbox) // Chromium refuses to run as root with its sandbox
 	}

@@ -37,8 +37,8 @@ func TestExplainDecidingLayers(t *testing.T) {
 	want := map[string]string{"read": "allowed organization", "action": "denied restriction", "write": "denied user", "execute": "denied organization"}
 	for _, c := range f.Capabilities {
 		pol := map[bool]string{true: "allowed", false: "denied"}[c.Allowed]
-		if got := pol + " " + c.Layer; got != want[c.Capability] {
-			t.Errorf("%s: %s, want %s", c.Capability, got, want[c.Capability])
+		if got := pol + " " + c.Layer; got != want[string(c.Capability)] {
+			t.Errorf("%s: %s, want %s", c.Capability, got, want[string(c.Capability)])
 		}
 	}
 	if f.Situation != "Under the permanent ceilings, 3 of 4 capabilities are denied (action, write, execute), only allowed hosts are reachable and no tab may be closed." {

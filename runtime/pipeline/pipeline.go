@@ -34,6 +34,9 @@ type Result struct {
 	// Facts is the typed facts value behind Envelope.Facts (nil for a refusal
 	// without tool facts), for composites that read a child's result.
 	Facts any
+	// Refusal is the typed refusal behind a refused result (nil otherwise),
+	// for callers that render a result of their own (the operator verbs).
+	Refusal *surface.Refusal
 }
 
 // IsError says whether the MCP result is marked isError: failed and blocked
@@ -98,6 +101,7 @@ type Journal interface {
 // Pipeline is the one invocation path.
 type Pipeline struct {
 	handler   surface.Handler
+	surfaces  []Surface
 	authority func() *governance.Authority
 	audit     Auditor
 	journal   Journal
@@ -117,6 +121,16 @@ type Options struct {
 	// records through Audit).
 	Journal Journal
 	Logger  *slog.Logger
+	// Surfaces are catalogs served beside Ghostlight's own (the operator
+	// verbs): their tools run through this same path, on their handler.
+	Surfaces []Surface
+}
+
+// Surface is one more catalog: its lookup and the handler its tools' Invoke
+// calls (its generated package's Handler).
+type Surface struct {
+	Lookup  func(name string) *surface.Tool
+	Handler any
 }
 
 // New builds a Pipeline.
@@ -127,7 +141,7 @@ func New(o Options) *Pipeline {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Pipeline{handler: o.Handler, authority: o.Authority, audit: o.Audit, journal: o.Journal, log: o.Logger, prefix: strconv.FormatInt(time.Now().UnixNano()%1e6, 36)}
+	return &Pipeline{handler: o.Handler, surfaces: o.Surfaces, authority: o.Authority, audit: o.Audit, journal: o.Journal, log: o.Logger, prefix: strconv.FormatInt(time.Now().UnixNano()%1e6, 36)}
 }
 
 // Invocation is the per-call state handlers reach through the context.
@@ -194,7 +208,7 @@ func (p *Pipeline) Call(ctx context.Context, session, tool string, raw []byte, p
 	}
 	inv := &Invocation{ID: p.newID(), Session: session, Tool: tool, Progress: progress, Authority: p.authority(), p: p}
 	start := time.Now()
-	entry := surface.Lookup(tool)
+	entry, h := p.lookup(tool)
 	if entry == nil {
 		r := &surface.Refusal{Reason: surface.ReasonInvalidArguments, Message: "no tool named " + strconv.Quote(tool)}
 		return p.finish(inv, start, nil, nil, surface.Outcome{Refusal: r})
@@ -204,7 +218,21 @@ func (p *Pipeline) Call(ctx context.Context, session, tool string, raw []byte, p
 		return p.finish(inv, start, nil, nil, surface.Outcome{Refusal: derr.Refusal()})
 	}
 	inv.Authority = inv.Authority.Narrow(args.Restrictions())
-	return p.run(ctx, inv, entry, args, start)
+	return p.run(ctx, inv, entry, h, args, start)
+}
+
+// lookup finds a tool of Ghostlight's catalog or of another surface's, and
+// the handler it runs on.
+func (p *Pipeline) lookup(tool string) (*surface.Tool, any) {
+	if t := surface.Lookup(tool); t != nil {
+		return t, p.handler
+	}
+	for _, s := range p.surfaces {
+		if t := s.Lookup(tool); t != nil {
+			return t, s.Handler
+		}
+	}
+	return nil, nil
 }
 
 // Busy authors and audits a direct call the MCP edge refused before running
@@ -228,7 +256,7 @@ func (inv *Invocation) Child(ctx context.Context, tool string, args surface.Args
 		r := &surface.Refusal{Reason: surface.ReasonInvalidArguments, Message: strconv.Quote(tool) + " is not a step tool"}
 		return p.finish(child, start, nil, nil, surface.Outcome{Refusal: r})
 	}
-	return p.run(ctx, child, entry, args, start)
+	return p.run(ctx, child, entry, p.handler, args, start)
 }
 
 // Refuse authors and audits a child step refused before dispatch (its
@@ -249,7 +277,7 @@ func DecodeChild(tool string, raw []byte) (surface.Args, *surface.DecodeError) {
 	return entry.DecodeStep(raw)
 }
 
-func (p *Pipeline) run(ctx context.Context, inv *Invocation, entry *surface.Tool, args surface.Args, start time.Time) Result {
+func (p *Pipeline) run(ctx context.Context, inv *Invocation, entry *surface.Tool, h any, args surface.Args, start time.Time) Result {
 	needs := args.Needs()
 	if r := inv.Authority.Admit(needs); r != nil {
 		return p.finish(inv, start, args, nil, surface.Outcome{Refusal: r})
@@ -258,7 +286,7 @@ func (p *Pipeline) run(ctx context.Context, inv *Invocation, entry *surface.Tool
 		return p.finish(inv, start, args, nil, out)
 	}
 	ctx = context.WithValue(ctx, ctxKey{}, inv)
-	facts, out := p.dispatch(ctx, entry, args)
+	facts, out := p.dispatch(ctx, entry, h, args)
 	if ctx.Err() != nil && out.Status == "" {
 		out.Status = surface.StatusCancelled
 	}
@@ -267,14 +295,14 @@ func (p *Pipeline) run(ctx context.Context, inv *Invocation, entry *surface.Tool
 
 // dispatch calls the handler, turning a panic into an internal failure so
 // one bad call never takes the server down.
-func (p *Pipeline) dispatch(ctx context.Context, entry *surface.Tool, args surface.Args) (facts any, out surface.Outcome) {
+func (p *Pipeline) dispatch(ctx context.Context, entry *surface.Tool, h any, args surface.Args) (facts any, out surface.Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			p.log.Error("handler panic", "tool", entry.Name, "panic", fmt.Sprint(r))
 			facts, out = nil, surface.Outcome{Status: surface.StatusUnknown, Effect: surface.EffectUnknown, Refusal: &surface.Refusal{Reason: surface.ReasonInternal, Message: "internal error"}}
 		}
 	}()
-	return entry.Invoke(ctx, p.handler, args)
+	return entry.Invoke(ctx, h, args)
 }
 
 // finish authors the envelope from the outcome and audits it.
@@ -328,7 +356,7 @@ func (p *Pipeline) finish(inv *Invocation, start time.Time, args surface.Args, f
 		env.Status, env.Summary, env.UntrustedQuotes = surface.StatusFailed, inv.Tool+" failed: internal error.", false
 		b, _ = json.Marshal(env)
 	}
-	return Result{Envelope: env, JSON: b, Image: out.Image, Facts: facts}
+	return Result{Envelope: env, JSON: b, Image: out.Image, Facts: facts, Refusal: out.Refusal}
 }
 
 // factsJSON renders the facts object: the tool's facts, with a refusal's

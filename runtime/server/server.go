@@ -5,13 +5,16 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
+	"github.com/ghostlight-dev/ghostlight/generated/operator"
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
+	operatorverbs "github.com/ghostlight-dev/ghostlight/runtime/operator"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools"
 	"github.com/ghostlight-dev/ghostlight/runtime/workbench"
@@ -36,6 +39,29 @@ type Config struct {
 	// Journal is the durable audit every record is written to before the
 	// call answers (an *audit.Writer; nil: none).
 	Journal pipeline.Journal
+	// Surface selects the tools served (ghostlight serve --surface):
+	// SurfaceGhostlight (the default), SurfaceOperator or SurfaceAll.
+	Surface string
+}
+
+// The surfaces a server can serve.
+const (
+	SurfaceGhostlight = "ghostlight" // Ghostlight's own tools
+	SurfaceOperator   = "operator"   // the Operator class profile's verbs
+	SurfaceAll        = "all"        // both
+)
+
+// serves says which catalogs a --surface value serves.
+func serves(name string) (ghostlight, operatorVerbs bool, err error) {
+	switch name {
+	case "", SurfaceGhostlight:
+		return true, false, nil
+	case SurfaceOperator:
+		return false, true, nil
+	case SurfaceAll:
+		return true, true, nil
+	}
+	return false, false, fmt.Errorf("unknown surface %q: want %s, %s or %s", name, SurfaceGhostlight, SurfaceOperator, SurfaceAll)
 }
 
 // Server is a running Ghostlight.
@@ -49,10 +75,16 @@ type Server struct {
 	policy  func() *governance.Authority
 	journal pipeline.Journal
 	wb      *workbench.Workbench
+	// The catalogs served (Config.Surface).
+	ghostlight, operator bool
 }
 
 // New builds a server; nothing starts the browser until a call needs it.
 func New(cfg Config) (*Server, error) {
+	ghostlight, verbs, err := serves(cfg.Surface)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -90,8 +122,14 @@ func New(cfg Config) (*Server, error) {
 		b.Close()
 		return nil, err
 	}
-	p := pipeline.New(pipeline.Options{Handler: h, Authority: policy, Audit: cfg.Audit, Journal: cfg.Journal, Logger: cfg.Logger})
-	s := &Server{browser: b, handler: h, pipeline: p, log: cfg.Logger, policy: policy, journal: cfg.Journal}
+	// The operator verbs run on the same pipeline: their handler calls the
+	// Ghostlight tools they rest on as children.
+	var more []pipeline.Surface
+	if verbs {
+		more = append(more, operatorverbs.Surface())
+	}
+	p := pipeline.New(pipeline.Options{Handler: h, Authority: policy, Audit: cfg.Audit, Journal: cfg.Journal, Logger: cfg.Logger, Surfaces: more})
+	s := &Server{browser: b, handler: h, pipeline: p, log: cfg.Logger, policy: policy, journal: cfg.Journal, ghostlight: ghostlight, operator: verbs}
 	e, err := mcpedge.New(dispatcher{s}, mcpedge.Options{Name: "ghostlight", Version: cfg.Version, Logger: cfg.Logger, Limits: EdgeLimits(),
 		Advertise: advertise(policy), RootsWait: surface.RootsRequestMsMax * time.Millisecond})
 	if err != nil {
@@ -121,6 +159,9 @@ func advertise(policy func() *governance.Authority) func() func(string) bool {
 		a := policy()
 		return func(name string) bool {
 			t := surface.Lookup(name)
+			if t == nil {
+				t = operator.Lookup(name)
+			}
 			return t == nil || a.Advertises(t)
 		}
 	}
@@ -145,12 +186,33 @@ func (s *Server) Close(ctx context.Context) error {
 // dispatcher adapts the pipeline to the edge.
 type dispatcher struct{ s *Server }
 
+// Tools are the served surfaces' tools, Ghostlight's first.
 func (d dispatcher) Tools() []mcpedge.Tool {
-	out := make([]mcpedge.Tool, 0, len(surface.Catalog))
-	for _, t := range surface.Catalog {
+	var catalog []*surface.Tool
+	if d.s.ghostlight {
+		catalog = append(catalog, surface.Catalog...)
+	}
+	if d.s.operator {
+		catalog = append(catalog, operator.Catalog...)
+	}
+	out := make([]mcpedge.Tool, 0, len(catalog))
+	for _, t := range catalog {
 		out = append(out, mcpedge.Tool{Name: t.Name, Definition: t.Definition})
 	}
 	return out
+}
+
+// reply renders a result: an operator verb's structuredContent is the
+// profile's contract, a Ghostlight tool's the envelope.
+func reply(tool string, r pipeline.Result) mcpedge.Reply {
+	rep := mcpedge.Reply{Envelope: r.JSON, Summary: r.Envelope.Summary, NextSteps: r.Envelope.NextSteps, IsError: r.IsError(), UntrustedQuotes: r.Envelope.UntrustedQuotes}
+	if operatorverbs.IsVerb(tool) {
+		rep.Envelope, rep.NextSteps = operatorverbs.Structured(tool, r), operatorverbs.NextSteps(r)
+	}
+	if r.Image != nil {
+		rep.Image = &mcpedge.Image{MIME: r.Image.MIME, Data: r.Image.Data}
+	}
+	return rep
 }
 
 func (d dispatcher) Call(ctx context.Context, c mcpedge.Call) mcpedge.Reply {
@@ -158,18 +220,13 @@ func (d dispatcher) Call(ctx context.Context, c mcpedge.Call) mcpedge.Reply {
 	// person a link reaches credential handoffs, through the call's context.
 	ctx = tools.WithElicitation(ctx, tools.Elicit(c.Elicit))
 	r := d.s.pipeline.Call(tools.WithClientRoots(ctx, tools.ClientRoots(c.Roots)), c.Session, c.Tool, c.Arguments, c.Progress)
-	reply := mcpedge.Reply{Envelope: r.JSON, Summary: r.Envelope.Summary, NextSteps: r.Envelope.NextSteps, IsError: r.IsError(), UntrustedQuotes: r.Envelope.UntrustedQuotes}
-	if r.Image != nil {
-		reply.Image = &mcpedge.Image{MIME: r.Image.MIME, Data: r.Image.Data}
-	}
-	return reply
+	return reply(c.Tool, r)
 }
 
 // Busy authors the edge's busy refusal through the pipeline (envelope,
 // words, audit), without running anything.
 func (d dispatcher) Busy(c mcpedge.Call, limit int) mcpedge.Reply {
-	r := d.s.pipeline.Busy(c.Session, c.Tool, limit)
-	return mcpedge.Reply{Envelope: r.JSON, Summary: r.Envelope.Summary, NextSteps: r.Envelope.NextSteps, IsError: r.IsError()}
+	return reply(c.Tool, d.s.pipeline.Busy(c.Session, c.Tool, limit))
 }
 
 func (d dispatcher) SessionClosed(session string) {

@@ -180,7 +180,6 @@ func (l *liveView) Frames() <-chan workbench.Frame { return l.frames }
 func (l *liveView) Close()                         { l.v.Close() }
 
 func (l *liveView) Input(ctx context.Context, e workbench.Input) error {
-	println("DEBUG input", e.Type, e.X, e.Y)
 	switch e.Type {
 	case "click":
 		return l.v.Click(ctx, e.X, e.Y, e.Button, e.Count)

@@ -109,6 +109,7 @@ func noteBlocked(ctx context.Context, recs []browser.Blocked) {
 func blockedSentences(recs []browser.Blocked) []string {
 	first := map[browser.RequestKind]browser.Blocked{}
 	count := map[browser.RequestKind]int{}
+	mixed := map[browser.RequestKind]bool{} // requests to more than one host
 	var order []browser.RequestKind
 	for _, b := range recs {
 		k := b.Kind
@@ -118,6 +119,8 @@ func blockedSentences(recs []browser.Blocked) []string {
 		if count[k] == 0 {
 			first[k] = b
 			order = append(order, k)
+		} else if first[k].Host != b.Host {
+			mixed[k] = true
 		}
 		count[k]++
 	}
@@ -138,14 +141,14 @@ func blockedSentences(recs []browser.Blocked) []string {
 		case browser.RequestFrame:
 			out = append(out, fmt.Sprintf("A frame from %s was not loaded (%s).", b.Host, by))
 		default:
-			what := "A request"
+			what, to := "A request", b.Host
 			if count[k] > 1 {
 				what = fmt.Sprintf("%d requests", count[k])
 			}
-			out = append(out, fmt.Sprintf("%s to %s and other hosts outside the boundary %s failed in the browser (%s).", what, b.Host, wasWere(count[k]), by))
-			if count[k] == 1 {
-				out[len(out)-1] = fmt.Sprintf("A request to %s was failed in the browser (%s).", b.Host, by)
+			if mixed[k] {
+				to += " and other hosts"
 			}
+			out = append(out, fmt.Sprintf("%s to %s %s failed in the browser (%s).", what, to, wasWere(count[k]), by))
 		}
 	}
 	return out

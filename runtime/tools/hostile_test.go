@@ -122,7 +122,7 @@ func TestHostileNavigationTimeoutUnknown(t *testing.T) {
 		h.facts(l, &f)
 		got := map[string]string{}
 		for _, row := range f.Tabs {
-			got[row.Tab] = row.Readiness
+			got[row.Tab] = string(row.Readiness)
 		}
 		t.Logf("tabs list with a navigation to a page that never sends headers: %v, %v", time.Since(start).Round(time.Millisecond), got)
 		if got[other] != string(surface.ReadinessComplete) || got[tab] == "" {
@@ -220,7 +220,7 @@ func TestHostileRendererCrash(t *testing.T) {
 	l := h.must("browser_tabs", `{"action":"list"}`)
 	var lf surface.BrowserTabsFacts
 	h.facts(l, &lf)
-	if len(lf.Tabs) != 1 || lf.Tabs[0].Readiness != string(surface.ReadinessUnknown) || !strings.Contains(l.Envelope.Summary, "crashed") {
+	if len(lf.Tabs) != 1 || lf.Tabs[0].Readiness != surface.ReadinessUnknown || !strings.Contains(l.Envelope.Summary, "crashed") {
 		t.Fatalf("listing after a crash: %s", l.JSON)
 	}
 	n := h.must("browser_navigate", `{"url":`+quote(u+"/")+`,"tab":"`+handle+`"}`)

@@ -19,10 +19,17 @@ import (
 
 // TestViewportScreenshotIsDesktopSized: a viewport screenshot of a launched browser's
 // tab is 1280x800 image pixels at device scale 1 (the spec's default viewport), where
-// Chromium's own default window gave 765x493.
+// Chromium's own default window gave 765x493. A page tall enough to scroll is full
+// width too (a headless scrollbar used to take 15 px: 1265x800).
 func TestViewportScreenshotIsDesktopSized(t *testing.T) {
+	for _, page := range []string{`<title>Desk</title><p>desktop</p>`, `<title>Tall</title><div style="height:5000px">tall</div>`} {
+		viewportScreenshot(t, page)
+	}
+}
+
+func viewportScreenshot(t *testing.T, page string) {
 	h := newHarness(t)
-	srv := site(t, map[string]string{"/": `<title>Desk</title><p>desktop</p>`})
+	srv := site(t, map[string]string{"/": page})
 	h.open(srv.URL + "/")
 	f, r := h.screenshot(`{}`)
 	if f.Width != surface.ViewportWidthDefault || f.Height != surface.ViewportHeightDefault {

@@ -56,7 +56,7 @@ func (h *harness) screenshot(args string) (surface.BrowserScreenshotFacts, pipel
 func itemNamed(t testing.TB, items []*surface.Item, role, name string) *surface.Item {
 	t.Helper()
 	for _, it := range items {
-		if it.Role == role && it.Name == name {
+		if string(it.Role) == role && it.Name == name {
 			return it
 		}
 	}
@@ -67,7 +67,7 @@ func itemNamed(t testing.TB, items []*surface.Item, role, name string) *surface.
 func names(items []*surface.Item) string {
 	var b []string
 	for _, it := range items {
-		b = append(b, it.Role+":"+it.Name)
+		b = append(b, string(it.Role)+":"+it.Name)
 	}
 	return strings.Join(b, ", ")
 }

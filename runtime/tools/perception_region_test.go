@@ -50,7 +50,7 @@ document.addEventListener('pointerup', e => {
 func (h *harness) findOne(text, role string) *surface.Item {
 	h.t.Helper()
 	f, _ := h.find(`{"text":` + quote(text) + `}`)
-	if len(f.Matches) == 0 || f.Matches[0].Role != role {
+	if len(f.Matches) == 0 || string(f.Matches[0].Role) != role {
 		h.t.Fatalf("find %q: want a %s first, got %s", text, role, names(f.Matches))
 	}
 	return f.Matches[0]

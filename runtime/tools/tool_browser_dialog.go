@@ -50,7 +50,7 @@ func (h *Handler) BrowserDialog(ctx context.Context, a *surface.BrowserDialogArg
 		text = a.Text
 	}
 	readiness := ""
-	err := t.Do(ctx, func(ctx context.Context) error {
+	err := t.Do(governed(ctx), func(ctx context.Context) error { // the call's hosts hold what the answer starts
 		if err := input.HandleDialog(ctx, t.Page(), accept, text); err != nil {
 			return err
 		}

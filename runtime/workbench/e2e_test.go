@@ -74,7 +74,6 @@ func clickAt(t *testing.T, p *rod.Page, x, y, vw, vh float64) {
 	})
 	box := p.MustElement("#live-image").MustShape().Box()
 	px, py := box.X+x/vw*box.Width, box.Y+y/vh*box.Height
-	t.Logf("DEBUG box %+v point %v,%v viewport %s", box, px, py, text(t, p, `() => innerWidth+"x"+innerHeight+" scroll "+scrollY`))
 	if err := p.Mouse.MoveTo(proto.Point{X: px, Y: py}); err != nil {
 		t.Fatal(err)
 	}
@@ -159,6 +158,9 @@ func TestWorkbenchEndToEnd(t *testing.T) {
 	p.MustElement(`nav a[data-dest="tabs"]`).MustClick()
 	p.MustElement(`#tab-list li[data-tab="` + tab + `"]`).MustClick()
 	eventually(t, "a first frame", func() bool { return seq(t, p) >= 1 })
+	if p.MustElement("#live-handoff").MustVisible() {
+		t.Fatal("a handoff is shown before any")
+	}
 	before := seq(t, p)
 	if r := call(t, agent, "browser_navigate", map[string]any{"tab": tab, "url": env.site.URL + "/other"}); r.Status != "succeeded" {
 		t.Fatalf("navigate: %s", r.Summary)

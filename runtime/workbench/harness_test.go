@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -170,8 +169,9 @@ func newSite() *site {
 }
 
 // mcpClient is a real MCP client (mcp-go over streamable HTTP). With an
-// elicitation handler it declares URL-mode elicitation.
-func mcpClient(t *testing.T, elicit client.ElicitationHandler) *client.Client {
+// elicitation handler it declares elicitation (form mode, mcp-go's
+// default), and URL mode too with urlMode.
+func mcpClient(t *testing.T, elicit client.ElicitationHandler, urlMode ...bool) *client.Client {
 	t.Helper()
 	tr, err := transport.NewStreamableHTTP(env.ts.URL+mcpedge.MCPPath, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + bearer}))
 	if err != nil {
@@ -190,7 +190,7 @@ func mcpClient(t *testing.T, elicit client.ElicitationHandler) *client.Client {
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = "2025-11-25"
 	init.Params.ClientInfo = mcp.Implementation{Name: "workbench-test", Version: "1"}
-	if elicit != nil {
+	if elicit != nil && len(urlMode) > 0 && urlMode[0] {
 		init.Params.Capabilities.Elicitation = &mcp.ElicitationCapability{URL: &struct{}{}}
 	}
 	if _, err := c.Initialize(ctx, init); err != nil {
@@ -264,5 +264,3 @@ func eventually(t *testing.T, what string, cond func() bool) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
-
-func contains(hay, needle string) bool { return strings.Contains(hay, needle) }

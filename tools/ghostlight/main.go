@@ -105,6 +105,7 @@ func serve(args []string) error {
 	fs.BoolVar(&f.headful, "headful", false, "show the launched browser window")
 	fs.BoolVar(&f.withholdNames, "withhold-target-names", false, "leave target names out of receipts (the command-line policy layer's privacy.preserve_target_names: false)")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error")
+	surfaceSel := fs.String("surface", server.SurfaceGhostlight, "tools to serve: ghostlight (its own), operator (the Operator class profile's verbs) or all")
 	fs.StringVar(&f.demoAddr, "demo-addr", "", "also serve the built-in demo page on this loopback address")
 	fs.StringVar(&f.workbench, "workbench", "", "serve the person's workbench (policy, activity, live tabs, credential handoffs) on this loopback address; with --http it is also at /workbench")
 	auditPath := fs.String("audit-path", os.Getenv("GHOSTLIGHT_AUDIT_PATH"), "append the audit to this JSON-lines file (env GHOSTLIGHT_AUDIT_PATH); default $XDG_STATE_HOME/ghostlight/audit.jsonl")
@@ -154,6 +155,7 @@ func serve(args []string) error {
 		Journal:       journal,
 		Logger:        log,
 		Version:       version,
+		Surface:       *surfaceSel,
 	})
 	if err != nil {
 		return err

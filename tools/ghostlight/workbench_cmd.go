@@ -47,8 +47,13 @@ func startWorkbench(ctx context.Context, srv *server.Server, f serveFlags, log *
 			s.announce(a)
 			close(listening)
 		}))
-		if err != nil && !errors.Is(err, http.ErrServerClosed) && !errors.Is(err, context.Canceled) {
+		if err == nil || errors.Is(err, http.ErrServerClosed) || errors.Is(err, context.Canceled) {
+			return
+		}
+		select {
+		case <-listening: // it served, then stopped
 			log.Error("workbench stopped", "err", err)
+		default: // it never listened: serve fails to start
 			failed <- err
 		}
 	}()

@@ -262,8 +262,11 @@ func (w *World) inFrame(ctx context.Context, method string, b []byte, out any) (
 		return false, nil
 	}
 	if method == "locate" || method == "reveal" {
-		// The frame's element is only reachable when the frame itself is in view.
+		// The frame's element is only reachable when the frame itself is in
+		// view; the browser routes input to a frame's process by what it last
+		// drew, so the top page draws twice after the scroll.
 		k.revealOwner(ctx)
+		w.nextFrames(ctx)
 	}
 	var raw json.RawMessage
 	if err := k.w.invokeLocal(ctx, method, b, &raw); err != nil {
@@ -356,4 +359,15 @@ func (k *frameWorld) offset(ctx context.Context) (float64, float64, error) {
 		x, y = x+px, y+py
 	}
 	return x, y, nil
+}
+
+// nextFrames waits, in the top page, until two animation frames were drawn.
+func (w *World) nextFrames(ctx context.Context) {
+	api, err := w.ensure(ctx)
+	if err != nil {
+		return
+	}
+	p := callParams{FunctionDeclaration: `function(){return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))}`,
+		ObjectID: api, ReturnByValue: true, Silent: true, AwaitPromise: true}
+	_, _ = w.page.Call(ctx, string(w.page.SessionID), "Runtime.callFunctionOn", p)
 }

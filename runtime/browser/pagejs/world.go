@@ -125,6 +125,7 @@ type callParams struct {
 	ReturnByValue       bool                        `json:"returnByValue,omitempty"`
 	Silent              bool                        `json:"silent"`
 	ObjectGroup         string                      `json:"objectGroup,omitempty"`
+	AwaitPromise        bool                        `json:"awaitPromise,omitempty"`
 }
 
 type remoteObject struct {

@@ -208,9 +208,13 @@ const namedKeys = new Set(["Enter", "Tab", "Backspace", "Delete", "Escape", "Arr
 function wireLive() {
   const frame = $("live-frame");
   const img = $("live-image");
-  img.addEventListener("mousedown", (e) => { e.preventDefault(); frame.focus(); });
+  // The place is read at the press: focusing the view must not move it
+  // under the pointer before the click lands.
+  let pressed = null;
+  img.addEventListener("mousedown", (e) => { e.preventDefault(); pressed = fraction(e); frame.focus({ preventScroll: true }); });
   img.addEventListener("click", (e) => {
-    const p = fraction(e);
+    const p = pressed || fraction(e);
+    pressed = null;
     send({ type: "click", x: p.x, y: p.y, button: buttonNames[e.button] || "primary", count: 1 });
   });
   img.addEventListener("contextmenu", (e) => {
@@ -254,24 +258,31 @@ function wireLive() {
 
 async function loadRecordings() {
   const r = await getJSON("recordings");
+  // Updated in place, keyed by session and handle (a Play button stays put).
   const list = $("recording-list");
-  list.replaceChildren();
+  const key = (x) => x.session + "/" + x.handle;
+  const rows = new Map([...list.children].map((li) => [li.dataset.key, li]));
+  const keep = new Set(r.recordings.map(key));
+  for (const [k, li] of rows) if (!keep.has(k)) li.remove();
   for (const x of r.recordings) {
-    const li = el("li");
-    li.dataset.recording = x.handle;
-    const info = el("span", "", x.handle + " · " + x.tab + " · " + x.state + " · " + x.frames + " frames · " + (x.duration_ms / 1000).toFixed(1) + " s" +
-      (x.state === "stopped" ? " · erased in " + Math.round(x.retention_ms / 1000) + " s" : ""));
-    li.append(info);
-    if (x.state === "stopped") {
+    let li = rows.get(key(x));
+    if (!li) {
+      li = el("li");
+      li.dataset.key = key(x);
+      li.dataset.recording = x.handle;
       const b = el("button", "", "Play");
       b.addEventListener("click", () => {
         const p = $("recording-player");
         p.src = "api/recording.gif?session=" + encodeURIComponent(x.session) + "&handle=" + encodeURIComponent(x.handle);
         p.hidden = false;
       });
-      li.append(b);
+      li.append(el("span"), b);
     }
     list.append(li);
+    const [info, play] = li.children;
+    info.textContent = x.handle + " · " + x.tab + " · " + x.state + " · " + x.frames + " frames · " + (x.duration_ms / 1000).toFixed(1) + " s" +
+      (x.state === "stopped" ? " · erased in " + Math.round(x.retention_ms / 1000) + " s" : "");
+    play.hidden = x.state !== "stopped";
   }
   $("recordings-empty").hidden = r.recordings.length > 0;
 }
