@@ -38,6 +38,7 @@ type guard struct {
 	url   string        // the target's URL as last announced
 	key   string        // what is applied: "" none, "nav", or the boundary's socketKey
 	setUp bool          // interception is enabled (a page of no workspace has none)
+	held  bool          // a shared or service worker kept paused under "all"
 	page  *rod.Page     // a rod page on the session, for frame perception (frames.go)
 }
 
@@ -153,6 +154,15 @@ func (c *conn) setupGuard(g *guard, governed, waiting bool) {
 	created := g.parent == nil && g.typ == "page" && g.popup == nil && c.creating > 0
 	c.mu.Unlock()
 	switch {
+	case sharedWorker(g.typ) && c.workerBoundary().All:
+		// Under "all" a shared or service worker is held paused: its own
+		// requests escape its interception now and then (measured: the fetch a
+		// worker sends as it starts goes out before Fetch.enable takes effect),
+		// so it does not run until the boundary holds documents only.
+		c.applyGuard(ctx, g, true)
+		g.mu.Lock()
+		g.held = waiting
+		g.mu.Unlock()
 	case created:
 		// A blank tab Ghostlight is creating sends nothing until its first
 		// navigation, which waits for this guard (awaitGuard): it may run while
@@ -339,6 +349,15 @@ func (c *conn) noteBetween(ctx context.Context, b Boundary) {
 	c.mu.Unlock()
 	for _, g := range ws {
 		c.applyGuard(ctx, g, false)
+		g.mu.Lock()
+		release := g.held && !b.All
+		if release {
+			g.held = false
+		}
+		g.mu.Unlock()
+		if release { // documents only again: the worker may run
+			_, _ = c.rod.Call(ctx, string(g.session), "Runtime.runIfWaitingForDebugger", nil)
+		}
 	}
 }
 
