@@ -4,7 +4,7 @@ GO ?= go
 PKGS := ./...
 FUZZTIME ?= 15s
 
-.PHONY: all demo test race generate check-generated lint staticcheck bench fuzz build browser clean
+.PHONY: all demo test race generate check-generated lint staticcheck bench bench-live fuzz build browser clean dist cross clients
 
 all: check-generated lint staticcheck test race
 
@@ -56,8 +56,25 @@ race: browser
 bench: browser
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
+# Ghostlight against the browser itself (raw DevTools floors) and a shop task,
+# step by step and as one flow; rewrites docs/performance.md.
+bench-live: browser
+	$(GO) run ./tools/bench-live -out docs/performance.md
+
 fuzz:
 	$(GO) test ./conformance/ -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME)
 
+# Release archives for every target, version and commit stamped in, with SHA256SUMS (dist/).
+dist:
+	$(GO) run ./.ci/dist -out dist $(if $(VERSION),-version $(VERSION))
+
+# The server builds and vets on macOS and Windows; browser-free tests compile there.
+cross:
+	@bash .ci/cross
+
+# Real MCP clients against the built binary (Go SDK; Node: AI SDK, TypeScript SDK, Inspector CLI).
+clients: browser
+	@bash .ci/clients
+
 clean:
-	rm -rf bin demo-out
+	rm -rf bin demo-out dist

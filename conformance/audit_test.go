@@ -228,7 +228,7 @@ func TestLiveAuditParallelHTTPSessions(t *testing.T) {
 			t.Fatal(err)
 		}
 		init := mcp.InitializeRequest{}
-		init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+		init.Params.ProtocolVersion = mcp.ProtocolVersion20251125 // a session: one workspace per client
 		init.Params.ClientInfo = mcp.Implementation{Name: "conformance", Version: "1"}
 		for try := 0; ; try++ {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

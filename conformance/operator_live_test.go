@@ -91,7 +91,7 @@ func (s *operatorServer) reset(t *testing.T) *scenario {
 		t.Fatal(err)
 	}
 	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125 // a session: one workspace per client
 	init.Params.ClientInfo = mcp.Implementation{Name: "operator-conformance", Version: "1"}
 	for try := 0; ; try++ {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -157,8 +157,7 @@ func (sc *scenario) verb(tool string, args map[string]any) map[string]any {
 		sc.t.Fatalf("%s: structuredContent breaks the contract: %v\n%s", tool, err, raw)
 	}
 	text := textOf(res)
-	i := strings.LastIndex(text, "\n\n")
-	if text == "" || strings.HasPrefix(text, "{") || i < 0 || !semanticEqual([]byte(text[i+2:]), raw) {
+	if !textCarries(text, raw) {
 		sc.t.Fatalf("%s: text block lacks a summary or the result JSON:\n%s\n%s", tool, text, raw)
 	}
 	var out map[string]any

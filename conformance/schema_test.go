@@ -21,6 +21,9 @@ type definition struct {
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema"`
 	Annotations  map[string]bool `json:"annotations"`
+	Icons        []struct {
+		Src string `json:"src"`
+	} `json:"icons"`
 }
 
 func definitionOf(t *testing.T, tool *surface.Tool) definition {

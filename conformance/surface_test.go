@@ -39,28 +39,46 @@ func TestSurfaceIsExactlyTheContract(t *testing.T) {
 	}
 }
 
-// TestAnnotations checks the effective hints (MCP defaults applied) match the
-// catalog's, so omitting a default-valued hint never changes its meaning.
+// TestAnnotations checks every tool states all four MCP hints, equal to the
+// catalog's: a client reads a missing hint as the MCP default (destructive,
+// not idempotent, open world), so none may be left to it. It also holds each
+// hint to what the tool can do, and every tool to a title and a small icon.
 func TestAnnotations(t *testing.T) {
-	defaults := map[string]bool{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true}
 	for _, tool := range surface.Catalog {
 		d := definitionOf(t, tool)
-		eff := map[string]bool{}
-		for k, v := range defaults {
-			eff[k] = v
+		want := map[string]bool{"readOnlyHint": tool.Annotations.ReadOnly, "destructiveHint": tool.Annotations.Destructive,
+			"idempotentHint": tool.Annotations.Idempotent, "openWorldHint": tool.Annotations.OpenWorld}
+		if len(d.Annotations) != len(want) {
+			t.Errorf("%s: annotations %v, want exactly the four hints", tool.Name, d.Annotations)
 		}
-		for k, v := range d.Annotations {
-			if _, ok := defaults[k]; !ok {
-				t.Errorf("%s: unknown annotation %s", tool.Name, k)
+		for k, v := range want {
+			if got, ok := d.Annotations[k]; !ok || got != v {
+				t.Errorf("%s: %s = %v (stated %v), want %v", tool.Name, k, got, ok, v)
 			}
-			eff[k] = v
-		}
-		if _, ok := d.Annotations["readOnlyHint"]; !ok {
-			t.Errorf("%s: readOnlyHint must be stated", tool.Name)
 		}
 		a := tool.Annotations
-		if eff["readOnlyHint"] != a.ReadOnly || eff["idempotentHint"] != a.Idempotent || eff["openWorldHint"] != a.OpenWorld || (!a.ReadOnly && eff["destructiveHint"] != a.Destructive) {
-			t.Errorf("%s: effective hints %v disagree with the catalog %+v", tool.Name, eff, a)
+		if a.ReadOnly && (a.Destructive || !a.Idempotent) {
+			t.Errorf("%s: a read-only tool is neither destructive nor unrepeatable", tool.Name)
+		}
+		if tool.Name != "policy_explain" && !a.OpenWorld {
+			t.Errorf("%s: every browser tool acts on pages of the open web", tool.Name)
+		}
+		if d.Title == "" || d.Title == tool.Name {
+			t.Errorf("%s: no human title", tool.Name)
+		}
+		if len(d.Icons) != 1 || !strings.HasPrefix(d.Icons[0].Src, "data:image/svg+xml,") || len(d.Icons[0].Src) > 200 {
+			t.Errorf("%s: want one small embedded SVG icon, got %+v", tool.Name, d.Icons)
+		}
+	}
+	// What each tool can do, reviewed by hand: a tool that can change the
+	// page, send data or close something is neither read-only nor
+	// idempotent, and destructive when what it changes cannot be taken back.
+	mutating := []string{"browser_click", "browser_dialog", "browser_drag", "browser_execute", "browser_fill_form",
+		"browser_flow", "browser_press_key", "browser_record", "browser_sequence", "browser_tabs", "browser_type_text", "browser_upload"}
+	for _, n := range mutating {
+		a := surface.Lookup(n).Annotations
+		if a.ReadOnly || !a.Destructive || a.Idempotent {
+			t.Errorf("%s can mutate, send or close: want readOnly=false, destructive=true, idempotent=false, got %+v", n, a)
 		}
 	}
 }

@@ -25,6 +25,13 @@ func Docs(spec *ir.Spec, s *ir.Surface) ([]byte, error) {
 	w("<!-- %s -->\n\n# Ghostlight tool reference\n\n", Header)
 	w("Every tool answers with one envelope (see [Envelope](#envelope)). Every tool also takes ")
 	w("`restrict_hosts` and `restrict_capabilities`, which can only narrow the authority in force.\n\n")
+	w("An optional field given as `null` reads as not given, and so do `\"\"` for a handle or other ")
+	w("string that cannot be empty, `[]` for a list that cannot be empty and `false` for a `true`-only ")
+	w("flag (strict-mode clients send them: [strict mode](../../docs/strict-mode.md)).")
+	if len(spec.ClientAdded) > 0 {
+		w(" Every tool also accepts and ignores, at the top level of its arguments, the fields clients add on their own: `%s`.", strings.Join(spec.ClientAdded, "`, `"))
+	}
+	w("\n\n")
 	w("| tool | capability | summary |\n| --- | --- | --- |\n")
 	for _, t := range s.Tools {
 		w("| [`%s`](#%s) | %s | %s |\n", t.Name, t.Name, capsText(t), t.Doc)
@@ -173,7 +180,7 @@ func boundText(f *ir.Field) string {
 		parts = append(parts, "unique")
 	}
 	if f.TrueOnly {
-		parts = append(parts, "`true` only")
+		parts = append(parts, "`true` only (`false` reads as not given)")
 	}
 	return strings.TrimSpace(strings.Join(parts, "; "))
 }

@@ -20,8 +20,12 @@ type Fixture struct {
 	Schema string `json:"schema"`
 	// Stricter names the decoder rule a schema does not advertise, when the
 	// decoder refuses what the schema accepts.
-	Stricter string        `json:"stricter,omitempty"`
-	Decode   FixtureDecode `json:"decode"`
+	Stricter string `json:"stricter,omitempty"`
+	// Lenient is "null" where the schema refuses a null the decoder reads as
+	// not given (an optional field: docs/strict-mode.md), "client_added"
+	// where the input holds a field a client adds on its own.
+	Lenient string        `json:"lenient,omitempty"`
+	Decode  FixtureDecode `json:"decode"`
 }
 
 // FixtureDecode is the decoder's expected answer.
@@ -39,10 +43,12 @@ type FixtureFile struct {
 }
 
 type fixtureGen struct {
-	spec  *ir.Spec
-	tool  *ir.Tool
-	cases []Fixture
-	seen  map[string]bool
+	// canDrop says the field being cased may be left out of its base.
+	canDrop bool
+	spec    *ir.Spec
+	tool    *ir.Tool
+	cases   []Fixture
+	seen    map[string]bool
 }
 
 // Fixtures renders one conformance fixture file per tool of the surface,
@@ -131,6 +137,47 @@ func (g *fixtureGen) ok(name string, in *obj) {
 	g.add(name, in, "accept", FixtureDecode{OK: true, Value: mustJSON(g.withDefaults(in))}, "")
 }
 
+// dropped marks a member to leave out (the expected decoding of a value that
+// reads as not given).
+type dropped struct{}
+
+// strip removes every dropped member, at every level.
+func strip(v any) any {
+	switch v := v.(type) {
+	case *obj:
+		o := newObj()
+		for i, k := range v.keys {
+			if _, d := v.vals[i].(dropped); !d {
+				o.set(k, strip(v.vals[i]))
+			}
+		}
+		return o
+	case []any:
+		l := make([]any, len(v))
+		for i := range v {
+			l[i] = strip(v[i])
+		}
+		return l
+	}
+	return v
+}
+
+// absent records a value that reads as not given: it decodes as the input
+// without the member. schema says whether the schema accepts the value.
+func (g *fixtureGen) absent(name string, with func(any) *obj, v any, schema bool) {
+	in := with(v)
+	out := g.withDefaults(strip(with(dropped{})).(*obj))
+	lenient, verdict := "", "accept"
+	if !schema {
+		lenient, verdict = "null", "reject"
+	}
+	if g.seen[name] || !g.canDrop {
+		return
+	}
+	g.seen[name] = true
+	g.cases = append(g.cases, Fixture{Name: name, Input: mustJSON(in), Schema: verdict, Lenient: lenient, Decode: FixtureDecode{OK: true, Value: mustJSON(out)}})
+}
+
 // bad records an input the decoder refuses at pointer for rule; advertised
 // says whether the schema expresses that rule for that field.
 func (g *fixtureGen) bad(name string, in *obj, pointer, rule string, advertised bool) {
@@ -162,7 +209,19 @@ func (g *fixtureGen) build() error {
 				def = o
 			}
 		}
-		g.fieldCases(b, def, "/"+f.Name, func(v any) *obj { return clone(b.value).(*obj).put(f.Name, v) }, f.Name == g.tool.Discriminator)
+		g.fieldCases(b, def, "/"+f.Name, func(v any) *obj { return g.without(clone(b.value).(*obj), f.Name).put(f.Name, v) }, f.Name == g.tool.Discriminator)
+		// A field its base's branch needs reads as not given in another
+		// branch (a strict-mode call sends every field, null where unused).
+		for i := range bases {
+			if f.Required || g.seen[f.Name+": null reads as not given"] {
+				break
+			}
+			if o := &bases[i]; !g.needs(o, f.Name) {
+				g.canDrop = true
+				g.absent(f.Name+": null reads as not given", func(v any) *obj { return clone(o.value).(*obj).put(f.Name, v) }, nil, false)
+				g.canDrop = false
+			}
+		}
 	}
 	// Branch overrides exercised on their own branch.
 	for _, br := range g.tool.Branches {
@@ -220,7 +279,17 @@ func (g *fixtureGen) fieldCases(b *base, f *ir.Field, ptr string, with func(any)
 	name := strings.TrimPrefix(ptr, "/")
 	wv, _ := wrongValue(f)
 	g.bad(name+": wrong type", with(wv), ptr, "type", true)
-	adv := advertised(f.Bound)
+	// A field the base's branch needs cannot be left out of it: its
+	// not-given values are tested only where it is optional.
+	saved := g.canDrop
+	defer func() { g.canDrop = saved }()
+	g.canDrop = b == nil || !g.needs(b, f.Name)
+	if f.Required {
+		g.bad(name+": null", with(nil), ptr, "type", true)
+	} else {
+		g.absent(name+": null reads as not given", with, nil, false)
+	}
+	adv := true
 	switch f.Type {
 	case "integer":
 		g.bad(name+": not a whole number", with(json.Number("1.5")), ptr, "integer", true)
@@ -234,11 +303,12 @@ func (g *fixtureGen) fieldCases(b *base, f *ir.Field, ptr string, with func(any)
 		}
 	case "boolean":
 		if f.TrueOnly {
-			g.bad(name+": false", with(false), ptr, "enum", true)
+			g.absent(name+": false reads as not given", with, false, true)
 		}
 	case "string":
 		if f.Enum != nil {
-			g.bad(name+": not in enum", with("not_a_value"), ptr, "enum", enumAdvertised(f))
+			g.bad(name+": not in enum", with("not_a_value"), ptr, "enum", true)
+			g.bad(name+": empty", with(""), ptr, "enum", true)
 			if !discriminator {
 				for _, e := range f.EnumValues() {
 					g.ok(name+": "+e, with(e))
@@ -248,16 +318,35 @@ func (g *fixtureGen) fieldCases(b *base, f *ir.Field, ptr string, with func(any)
 		}
 		g.strBounds(name, f, ptr, with, adv)
 		if f.Handle != "" {
-			g.bad(name+": foreign handle", with("nothandle_1"), ptr, "handle", false)
+			g.bad(name+": foreign handle", with("nothandle_1"), ptr, "handle", true)
+			g.bad(name+": bare prefix", with(g.spec.HandlePrefixes[f.Handle]+"_"), ptr, "handle", true)
+			g.bad(name+": punctuation", with(g.spec.HandlePrefixes[f.Handle]+"_a-b"), ptr, "handle", true)
 		}
 		switch f.Format {
 		case "url":
-			g.bad(name+": not http", with("ftp://example.com/"), ptr, "url", false)
-			g.bad(name+": relative", with("/path"), ptr, "url", false)
+			g.bad(name+": not http", with("ftp://example.com/"), ptr, "url", true)
+			g.bad(name+": relative", with("/path"), ptr, "url", true)
+			g.bad(name+": no host", with("http:///path"), ptr, "url", true)
+			g.ok(name+": http", with("http://127.0.0.1:8080/a?b#c"))
 		case "absolute_path":
-			g.bad(name+": relative path", with("relative/file.txt"), ptr, "format", false)
+			g.bad(name+": relative path", with("relative/file.txt"), ptr, "format", true)
+			g.bad(name+": drive without letter", with("1:/file.txt"), ptr, "format", true)
+			g.ok(name+": drive path", with(`C:\\file.txt`))
 		case "key":
-			g.bad(name+": unknown key name", with("NotAKey"), ptr, "format", false)
+			g.bad(name+": unknown key name", with("NotAKey"), ptr, "format", true)
+			g.ok(name+": one character", with("é"))
+			g.ok(name+": named key", with("PageDown"))
+		case "host_pattern":
+			g.ok(name+": wildcard", with("*.example.com"))
+			g.bad(name+": bare wildcard", with("*."), ptr, "format", true)
+			g.bad(name+": trailing dot", with("example.com."), ptr, "format", true)
+			g.bad(name+": space", with("a b"), ptr, "format", true)
+		case "base64":
+			g.ok(name+": padded", with("QQ=="))
+			g.bad(name+": bad padding", with("QQ=A"), ptr, "format", true)
+			g.bad(name+": not a multiple of four", with("QQQ"), ptr, "format", true)
+		case "identifier":
+			g.bad(name+": punctuation", with("a.b"), ptr, "format", true)
 		}
 		if f.Bound != nil && f.Bound.Max != nil && *f.Bound.Max > 0 && f.Format == "" && f.Handle == "" {
 			g.bad(name+": lone surrogate", g.rawString(with, `"\ud800"`), ptr, "utf8", false)
@@ -272,7 +361,92 @@ func (g *fixtureGen) fieldCases(b *base, f *ir.Field, ptr string, with func(any)
 					g.bad(name+": missing "+c.Name, with(sample.del(c.Name)), ptr+"/"+c.Name, "required", true)
 				}
 			}
+			g.childCases(f, ptr, func(o *obj) *obj { return with(o) })
 		}
+	}
+}
+
+// without removes from a base the fields that conflict with field
+// regardless of value, so a case of field meets no conflict.
+func (g *fixtureGen) without(o *obj, field string) *obj {
+	if o.has(field) {
+		return o
+	}
+	for _, c := range g.tool.Conflicts {
+		if c.Value != nil {
+			continue
+		}
+		if c.A == field {
+			o.del(c.B)
+		} else if c.B == field {
+			o.del(c.A)
+		}
+	}
+	return o
+}
+
+// needs reports whether a base's branch requires the field, selects by it,
+// or holds it in a group given together.
+func (g *fixtureGen) needs(b *base, field string) bool {
+	if b.branch != nil && (contains(b.branch.Required, field) || contains(b.branch.Keys, field)) {
+		return true
+	}
+	if b.branch != nil {
+		for _, grp := range b.branch.OneOf {
+			if contains(grp, field) && b.value.has(field) {
+				return true
+			}
+		}
+	}
+	for _, grp := range g.tool.Together {
+		if contains(grp, field) && b.value.has(field) {
+			return true
+		}
+	}
+	return false
+}
+
+// notGiven reports whether a case value is one that reads as not given.
+func notGiven(v any) bool {
+	switch v := v.(type) {
+	case nil, dropped:
+		return true
+	case string:
+		return v == ""
+	case bool:
+		return !v
+	case []any:
+		return len(v) == 0
+	}
+	return false
+}
+
+// childCases runs the field cases of every member of an object field, each
+// inside an otherwise valid sample object placed by place.
+func (g *fixtureGen) childCases(f *ir.Field, ptr string, place func(*obj) *obj) {
+	for _, c := range f.Fields {
+		c := c
+		g.fieldCases(nil, c, ptr+"/"+c.Name, func(v any) *obj {
+			o := g.sampleObject(f)
+			if contains(f.ExactlyOne, c.Name) {
+				// One location only; a left-out one leaves the other.
+				for _, n := range f.ExactlyOne {
+					o.del(n)
+				}
+				if notGiven(v) && (c.Type != "object" || v == nil || v == any(dropped{})) {
+					for _, alt := range f.Fields {
+						if alt.Name != c.Name && contains(f.ExactlyOne, alt.Name) {
+							o.put(alt.Name, g.sample(alt, 0))
+							break
+						}
+					}
+				}
+			}
+			if _, d := v.(dropped); d {
+				return place(o.del(c.Name))
+			}
+			return place(o.put(c.Name, v))
+		}, false)
 	}
 }
 
@@ -283,10 +457,6 @@ type rawJSON string
 func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(r), nil }
 
 func (g *fixtureGen) rawString(with func(any) *obj, raw string) *obj { return with(rawJSON(raw)) }
-
-func enumAdvertised(f *ir.Field) bool {
-	return f.Enum != nil && len(f.Enum.Values) <= advertisedEnumMax && !f.EnumHidden
-}
 
 func (g *fixtureGen) intBounds(name string, b *ir.Bound, ptr string, with func(any) *obj, adv bool) {
 	if b == nil {
@@ -312,7 +482,11 @@ func (g *fixtureGen) strBounds(name string, f *ir.Field, ptr string, with func(a
 		return
 	}
 	if b.Min != nil && *b.Min >= 1 {
-		g.bad(name+": empty", with(""), ptr, "min_length", adv && f.Handle == "")
+		if emptyOmits(f) {
+			g.absent(name+": empty reads as not given", with, "", true)
+		} else {
+			g.bad(name+": empty", with(""), ptr, "min_length", adv)
+		}
 	}
 	if b.Max != nil && *b.Max <= maxTextFixture && f.Format != "key" && f.Format != "base64" {
 		g.ok(name+": longest", with(g.sampleString(f, int(*b.Max))))
@@ -419,7 +593,7 @@ func (g *fixtureGen) sampleObject(f *ir.Field) *obj {
 }
 
 func (g *fixtureGen) arrayCases(name string, f *ir.Field, ptr string, with func(any) *obj) {
-	adv := advertised(f.Bound)
+	adv := true
 	item := func(i int) any { return g.sample(f.Items, i) }
 	if f.Items.Variants != nil || f.UniqueBy != "" {
 		item = func(i int) any {
@@ -448,7 +622,11 @@ func (g *fixtureGen) arrayCases(name string, f *ir.Field, ptr string, with func(
 	if b := f.Bound; b != nil {
 		if b.Min != nil && *b.Min >= 1 {
 			g.ok(name+": fewest items", with(list(int(*b.Min))))
-			g.bad(name+": too few items", with(list(int(*b.Min)-1)), ptr, "min_items", adv)
+			if emptyOmits(f) && *b.Min == 1 {
+				g.absent(name+": empty reads as not given", with, []any{}, true)
+			} else {
+				g.bad(name+": too few items", with(list(int(*b.Min)-1)), ptr, "min_items", adv)
+			}
 		}
 		if b.Max != nil && int(*b.Max) <= distinct {
 			g.ok(name+": most items", with(list(int(*b.Max))))
@@ -464,10 +642,13 @@ func (g *fixtureGen) arrayCases(name string, f *ir.Field, ptr string, with func(
 		g.bad(name+": repeated "+f.UniqueBy, with([]any{item(0), item(0)}), ptr+"/1", "unique", false)
 	}
 	if f.Items.Enum != nil {
-		g.bad(name+": item not in enum", with([]any{"not_a_value"}), ptr+"/0", "enum", enumAdvertised(f.Items))
+		g.bad(name+": item not in enum", with([]any{"not_a_value"}), ptr+"/0", "enum", true)
 	}
 	wv, _ := wrongValue(f.Items)
 	g.bad(name+": item of wrong type", with([]any{wv}), ptr+"/0", "type", true)
+	if f.Items.Type == "object" && f.Items.Variants == nil {
+		g.childCases(f.Items, ptr+"/0", func(o *obj) *obj { return with([]any{o}) })
+	}
 	if one := f.Items.ExactlyOne; len(one) > 1 {
 		both := g.sampleObject(f.Items)
 		for _, n := range one {
@@ -489,6 +670,13 @@ func (g *fixtureGen) arrayCases(name string, f *ir.Field, ptr string, with func(
 func (g *fixtureGen) unknownFields(bases []base) {
 	in := clone(bases[0].value).(*obj).set("bogus_field", json.Number("1"))
 	g.bad("unknown field at the root", in, "/bogus_field", "unknown_field", true)
+	// A client-added field is accepted and ignored at the root, though no
+	// schema declares it (the client adds it to the schema it shows).
+	for _, n := range g.spec.ClientAdded {
+		in := clone(bases[0].value).(*obj).set(n, true)
+		g.cases = append(g.cases, Fixture{Name: "client-added " + n, Input: mustJSON(in), Schema: "reject", Lenient: "client_added",
+			Decode: FixtureDecode{OK: true, Value: mustJSON(g.withDefaults(bases[0].value))}})
+	}
 	// Nested: the first object (or object item) any example holds.
 	for _, b := range bases {
 		for i, k := range b.value.keys {
@@ -555,6 +743,14 @@ func (g *fixtureGen) branchCases(bases []base) {
 				}
 			}
 			g.bad(bi.Name+": missing "+r, v, "/"+r, "branch_required", false)
+		}
+		// A branch given none of a one-of group.
+		for _, grp := range bi.OneOf {
+			v := clone(in).(*obj)
+			for _, n := range grp {
+				v.del(n)
+			}
+			g.bad(bi.Name+": none of "+strings.Join(grp, ", "), v, "/"+grp[0], "branch_required", false)
 		}
 		// Forbidden fields (keys of other presence branches are conflicts instead).
 		for _, f := range t.Inputs {
@@ -678,6 +874,9 @@ func fillDefaults(spec *ir.Spec, tool *ir.Tool, fields []*ir.Field, o *obj) *obj
 		if !ok {
 			if tool != nil && tool.BranchOwned(f.Name) && (br == nil || !br.Lists(f.Name)) {
 				continue
+			}
+			if tool != nil && tool.BranchOwned(f.Name) && f.DefBool != nil && !*f.DefBool {
+				continue // a branch-owned false is omitted when encoded
 			}
 			switch {
 			case f.DefBool != nil:

@@ -28,6 +28,11 @@ type goGen struct {
 	// into the file being rendered.
 	consts        map[string]bool
 	pendingConsts []*ir.Enum
+	// omit tables of the decoders rendered into the current file.
+	pendingOmits []jen.Code
+	// policy is set while rendering policy layer decoders, which read a
+	// file's null as what it says.
+	policy bool
 	// tool being rendered, for branch-aware defaults.
 	tool *ir.Tool
 }
@@ -341,8 +346,13 @@ func (g *goGen) anonConsts(e *ir.Enum) {
 	g.pendingConsts = append(g.pendingConsts, e)
 }
 
-// flushConsts emits the inline-enum constants the file's decoders named.
+// flushConsts emits the inline-enum constants and omit tables the file's
+// decoders named.
 func (g *goGen) flushConsts(f *jen.File) {
+	for _, o := range g.pendingOmits {
+		f.Add(o)
+	}
+	g.pendingOmits = nil
 	for _, e := range g.pendingConsts {
 		var defs []jen.Code
 		for _, v := range e.Values {
@@ -392,12 +402,82 @@ func (g *goGen) defaultValue(f *ir.Field) jen.Code {
 // rawSet is `raw[i].Set()`: whether member i was given.
 func rawSet(i int) *jen.Statement { return jen.Id("raw").Index(jen.Lit(i)).Dot("Set").Call() }
 
-// scan is the start of every object decoder: the member spans, by key.
-func (g *goGen) scan(keysVar string, n int) []jen.Code {
-	return []jen.Code{
-		jen.Var().Id("raw").Index(jen.Lit(n)).Add(g.sup("Span")),
-		check(g.sup("Members").Call(jen.Id("d"), jen.Id("p"), jen.Id(keysVar), jen.Id("raw").Index(jen.Empty(), jen.Empty()), jen.Id("extra"))),
+// scan is the start of every object decoder: the member spans, by key,
+// passing over the client-added fields where ignore says so, then clearing
+// the members whose value reads as not given (null, and "" or [] or false
+// where the field cannot hold it: support.Omit).
+func (g *goGen) scan(keysVar string, fields []*ir.Field, ignore jen.Code) []jen.Code {
+	raw := jen.Id("raw").Index(jen.Empty(), jen.Empty())
+	members := g.sup("Members").Call(jen.Id("d"), jen.Id("p"), jen.Id(keysVar), raw, jen.Id("extra"))
+	if ignore != nil {
+		members = g.sup("MembersIgnoring").Call(jen.Id("d"), jen.Id("p"), jen.Id(keysVar), raw, jen.Id("extra"), ignore)
 	}
+	out := []jen.Code{jen.Var().Id("raw").Index(jen.Lit(len(fields))).Add(g.sup("Span")), check(members)}
+	var omits []jen.Code
+	any := false
+	for _, f := range fields {
+		flags := omitFlags(f)
+		if len(flags) == 0 {
+			omits = append(omits, jen.Lit(0))
+			continue
+		}
+		any = true
+		var e *jen.Statement
+		for _, fl := range flags {
+			if e == nil {
+				e = g.sup(fl)
+			} else {
+				e = e.Op("|").Add(g.sup(fl))
+			}
+		}
+		omits = append(omits, e)
+	}
+	if any && !g.policy {
+		g.pendingOmits = append(g.pendingOmits, jen.Var().Id(keysVar+"Omit").Op("=").Index().Add(g.sup("Omit")).Values(omits...))
+		out = append(out, g.sup("Unset").Call(jen.Id("d"), raw, jen.Id(keysVar+"Omit")))
+	}
+	return out
+}
+
+// omitFlags names the values that read as "not given" for a field: none
+// for required fields and policy settings (a layer file says what it
+// means); null for every optional input; "" for strings that cannot be
+// empty and hold no enum; [] for lists that cannot be empty; false for
+// booleans whose only value is true. Schemas leave out minLength and
+// minItems of exactly these fields, so both sides agree (docs/strict-mode.md).
+func omitFlags(f *ir.Field) []string {
+	if f.Required {
+		return nil
+	}
+	flags := []string{"OmitNull"}
+	if emptyOmits(f) {
+		switch f.Type {
+		case ir.TypeString:
+			flags = append(flags, "OmitEmptyString")
+		case ir.TypeArray:
+			flags = append(flags, "OmitEmptyArray")
+		case ir.TypeBoolean:
+			flags = append(flags, "OmitFalse")
+		}
+	}
+	return flags
+}
+
+// emptyOmits reports whether the field's empty value ("", [], false of a
+// true-only boolean) reads as not given.
+func emptyOmits(f *ir.Field) bool {
+	if f.Required {
+		return false
+	}
+	switch f.Type {
+	case ir.TypeString:
+		return f.Enum == nil && (f.Handle != "" || f.Format != "" || (f.Bound != nil && f.Bound.Min != nil && *f.Bound.Min >= 1))
+	case ir.TypeArray:
+		return f.Bound != nil && f.Bound.Min != nil && *f.Bound.Min >= 1
+	case ir.TypeBoolean:
+		return f.TrueOnly
+	}
+	return false
 }
 
 // decodeSig is the signature of an object's decode method.
@@ -416,7 +496,7 @@ func (g *goGen) objectDecoder(f *jen.File, name string, obj *ir.Field) {
 		keys = append(keys, jen.Lit(fl.Name))
 	}
 	f.Var().Id(keysVar).Op("=").Index().String().Values(keys...)
-	body := g.scan(keysVar, len(fields))
+	body := g.scan(keysVar, fields, nil)
 	for i, fl := range fields {
 		if fl.Required {
 			body = append(body, jen.If(jen.Op("!").Add(rawSet(i))).Block(jen.Return(g.sup("Required").Call(jen.Id("p"), jen.Lit(fl.Name)))))

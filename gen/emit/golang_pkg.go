@@ -96,6 +96,9 @@ func (g *goGen) enumsFile() *jen.File {
 			d[jen.Id(reason.Value(rs[0]).GoName)] = jen.Id(status.Value(rs[1]).GoName)
 		}
 	}))
+	f.Comment("ClientAddedFields are the fields clients add to every tool's arguments on their own")
+	f.Comment("(spec/fields.cue): every tool's decoder passes over them at the top level.")
+	f.Var().Id("ClientAddedFields").Op("=").Add(stringsLit(g.spec.ClientAdded))
 	f.Comment("CredentialAutocomplete lists autocomplete tokens that make a field credential-class.")
 	f.Var().Id("CredentialAutocomplete").Op("=").Add(stringsLit(g.spec.CredentialAutocomplete))
 

@@ -124,7 +124,10 @@ func (g *goGen) decodeBody(t *ir.Tool, keysVar string) []jen.Code {
 		}
 		panic("no field " + n + " in " + t.Name)
 	}
-	body := g.scan(keysVar, len(t.Inputs))
+	// A tool's own arguments pass over the fields clients add on their own;
+	// a composite's steps do not (no client adds them there).
+	body := []jen.Code{jen.Var().Id("ignore").Index().String(), jen.If(jen.Op("!").Id("step")).Block(jen.Id("ignore").Op("=").Add(g.core("ClientAddedFields")))}
+	body = append(body, g.scan(keysVar, t.Inputs, jen.Id("ignore"))...)
 	var stepChecks []jen.Code
 	for _, n := range []string{"tab", "restrict_hosts", "restrict_capabilities"} {
 		if t.Input(n) != nil {
@@ -207,6 +210,17 @@ func (g *goGen) branchSelect(t *ir.Tool, idx func(string) int) []jen.Code {
 		stmts := []jen.Code{jen.Id("o").Dot("branch").Op("=").Id(b.GoName)}
 		for _, r := range b.Required {
 			stmts = append(stmts, jen.If(jen.Op("!").Add(rawSet(idx(r)))).Block(jen.Return(g.sup("BranchRequired").Call(jen.Id("p"), jen.Lit(r), jen.Lit(label(b))))))
+		}
+		for _, grp := range b.OneOf {
+			var none *jen.Statement
+			for _, n := range grp {
+				if none == nil {
+					none = jen.Op("!").Add(rawSet(idx(n)))
+				} else {
+					none = none.Op("&&").Op("!").Add(rawSet(idx(n)))
+				}
+			}
+			stmts = append(stmts, jen.If(none).Block(jen.Return(g.sup("OneRequired").Call(jen.Id("p"), jen.Lit(strings.Join(grp, ", ")), jen.Lit(label(b))))))
 		}
 		for _, fl := range t.Inputs {
 			if t.BranchOwned(fl.Name) && !b.Lists(fl.Name) {

@@ -131,7 +131,9 @@ func policyFile(spec *ir.Spec, root string) *jen.File {
 		}
 		f.Commentf("%s: %s", name, o.Doc)
 		f.Type().Id(name).Struct(fields...)
+		g.policy = true
 		g.objectDecoder(f, name, o)
+		g.policy = false
 		for _, fl := range o.Fields {
 			if fl.Type == "object" {
 				objects(name+ir.Camel(fl.Name), fl)

@@ -3,6 +3,8 @@ package emit
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
+	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/gen/ir"
 )
@@ -42,12 +44,6 @@ func (o *obj) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// advertisedEnumMax is the longest enum a tool schema lists; longer closed
-// sets (role nouns) are taught in the description and enforced by the decoder.
-const advertisedEnumMax = 8
-
-func advertised(b *ir.Bound) bool { return b != nil && b.Advertised }
-
 // jsonType is a field's JSON Schema type ("open" is any object).
 func jsonType(t ir.Type) string {
 	if t == ir.TypeOpen {
@@ -56,8 +52,109 @@ func jsonType(t ir.Type) string {
 	return string(t)
 }
 
+// formatPattern is the ECMA-262 (and RE2) pattern of a string format, the
+// same rule the decoder's support.Check<Format> applies by hand.
+var formatPattern = map[string]string{
+	"url":           `^https?://[^/?#]`,
+	"absolute_path": `^(/|[A-Za-z]:[\\/])`,
+	"base64":        `^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`,
+	"host_pattern":  `^(\*\.)?[A-Za-z0-9:-]([A-Za-z0-9.:-]*[A-Za-z0-9:-])?$`,
+	"identifier":    `^[A-Za-z0-9_-]*$`,
+}
+
+// handleBody is the most characters a handle field's body may have after
+// its prefix and "_", when its length bound is that body length: the
+// pattern then states the bound ({1,n}) and the schema needs no maxLength,
+// the same language in 11 fewer bytes a handle field.
+func handleBody(f *ir.Field, prefix string) (int, bool) {
+	if f.Handle == "" || f.Bound == nil || f.Bound.Max == nil || f.Bound.Min != nil && *f.Bound.Min > int64(len(prefix)+2) {
+		return 0, false
+	}
+	n := int(*f.Bound.Max) - len(prefix) - 1
+	return n, n >= 1
+}
+
+// alternation joins names into a regex alternation, names sharing a stem
+// grouped: ArrowUp|ArrowDown becomes Arrow(Up|Down), F1|F12 F(1|12). The
+// stem ends before a name's last capital or its first digit; a stem no
+// other name shares stays whole. Same language, about 25 bytes fewer for
+// the named keys in each key pattern.
+func alternation(names []string) string {
+	stem := func(n string) string {
+		for i := 1; i < len(n); i++ {
+			if n[i] >= '0' && n[i] <= '9' {
+				return n[:i]
+			}
+		}
+		for i := len(n) - 1; i > 0; i-- {
+			if n[i] >= 'A' && n[i] <= 'Z' {
+				return n[:i]
+			}
+		}
+		return n
+	}
+	groups := map[string][]string{}
+	var order []string
+	for _, n := range names {
+		st := stem(n)
+		if groups[st] == nil {
+			order = append(order, st)
+		}
+		groups[st] = append(groups[st], n)
+	}
+	parts := make([]string, 0, len(order))
+	for _, st := range order {
+		g := groups[st]
+		if len(g) < 2 {
+			parts = append(parts, g...)
+			continue
+		}
+		rest := make([]string, len(g))
+		for i, n := range g {
+			rest[i] = n[len(st):]
+		}
+		parts = append(parts, st+"("+strings.Join(rest, "|")+")")
+	}
+	return strings.Join(parts, "|")
+}
+
+// Pattern returns the pattern a string field's schema states, or "": its
+// handle prefix or format; "" is allowed where it reads as not given.
+func (s *schemaGen) pattern(f *ir.Field) string {
+	var p string
+	switch {
+	case f.Handle != "":
+		prefix := s.spec.HandlePrefixes[f.Handle]
+		p = prefix + "_[0-9A-Za-z]+"
+		if n, ok := handleBody(f, prefix); ok {
+			p = prefix + "_[0-9A-Za-z]{1," + strconv.Itoa(n) + "}"
+		}
+	case f.Format == "key":
+		names := make([]string, len(s.spec.NamedKeys))
+		for i, k := range s.spec.NamedKeys {
+			names[i] = k.Name
+		}
+		p = `[\s\S]|` + alternation(names)
+	case f.Format != "":
+		p = formatPattern[f.Format]
+		if emptyOmits(f) && p != "" && p[len(p)-1] != '$' {
+			return `^$|` + p
+		}
+		return p
+	default:
+		return ""
+	}
+	if emptyOmits(f) {
+		return "^(" + p + ")?$"
+	}
+	return "^(" + p + ")$"
+}
+
 // inputSchema renders one input field in the portable profile: no type
-// arrays, no $ref, closed objects, a description on every property.
+// arrays, no $ref, closed objects, a description on every property. Every
+// limit the decoder enforces on the field is stated (bounds, enums,
+// patterns, uniqueness); a minLength or minItems of 1 is left out where ""
+// or [] reads as not given (support.Omit), so schema and decoder agree.
 func (s *schemaGen) inputSchema(f *ir.Field, withDoc bool) *obj {
 	o := newObj()
 	if f.Type != ir.TypeScalar {
@@ -66,24 +163,54 @@ func (s *schemaGen) inputSchema(f *ir.Field, withDoc bool) *obj {
 	if withDoc {
 		o.set("description", f.Doc)
 	}
+	if s.lean {
+		switch f.Type {
+		case "array":
+			o.set("items", s.inputSchema(f.Items, false))
+		case "object":
+			props := newObj()
+			var req []string
+			for _, c := range f.Fields {
+				props.set(c.Name, s.inputSchema(c, true))
+				if c.Required {
+					req = append(req, c.Name)
+				}
+			}
+			o.set("properties", props)
+			if req != nil {
+				o.set("required", req)
+			}
+			o.set("additionalProperties", false)
+		case "scalar":
+			var alts []*obj
+			for _, k := range f.Kinds {
+				alts = append(alts, newObj().set("type", k))
+			}
+			o.set("anyOf", alts)
+		}
+		return o
+	}
 	switch f.Type {
 	case "string":
-		if enumAdvertised(f) && !s.lean {
+		if f.Enum != nil {
 			o.set("enum", f.EnumValues())
 		}
-		if f.DefStr != nil && !s.lean {
+		if f.DefStr != nil {
 			o.set("default", *f.DefStr)
 		}
-		if advertised(f.Bound) && f.Enum == nil && !s.lean {
-			if f.Bound.Min != nil && *f.Bound.Min > 0 && f.Handle == "" {
+		if _, inPattern := handleBody(f, s.spec.HandlePrefixes[f.Handle]); f.Bound != nil && f.Enum == nil && !inPattern {
+			if f.Bound.Min != nil && *f.Bound.Min > 0 && !emptyOmits(f) {
 				o.set("minLength", *f.Bound.Min)
 			}
 			if f.Bound.Max != nil {
 				o.set("maxLength", *f.Bound.Max)
 			}
 		}
+		if p := s.pattern(f); p != "" {
+			o.set("pattern", p)
+		}
 	case "integer", "number":
-		if advertised(f.Bound) && !s.lean {
+		if f.Bound != nil {
 			if f.Bound.Min != nil {
 				o.set("minimum", *f.Bound.Min)
 			}
@@ -91,24 +218,20 @@ func (s *schemaGen) inputSchema(f *ir.Field, withDoc bool) *obj {
 				o.set("maximum", *f.Bound.Max)
 			}
 		}
-		// Defaults are always advertised: omitted fields take them.
-		if f.Bound != nil && f.Bound.Def != nil && !s.lean {
+		if f.Bound != nil && f.Bound.Def != nil {
 			o.set("default", *f.Bound.Def)
 		}
 	case "boolean":
-		if f.TrueOnly {
-			o.set("enum", []bool{true})
-		}
-		// false is every boolean's natural default: advertise only true.
-		if f.DefBool != nil && *f.DefBool && !s.lean {
+		// false is every boolean's natural default: advertise only true. A
+		// true-only boolean's false reads as not given.
+		if f.DefBool != nil && *f.DefBool {
 			o.set("default", *f.DefBool)
 		}
 	case "scalar":
 		var alts []*obj
 		for _, k := range f.Kinds {
 			alt := newObj().set("type", k)
-			def := s.kindBound(f, k)
-			if advertised(def) && !s.lean {
+			if def := s.kindBound(f, k); def != nil {
 				switch k {
 				case "string":
 					if def.Min != nil && *def.Min > 0 {
@@ -132,15 +255,15 @@ func (s *schemaGen) inputSchema(f *ir.Field, withDoc bool) *obj {
 	case "array":
 		// Items are not fields: their description would repeat the array's.
 		o.set("items", s.inputSchema(f.Items, false))
-		if advertised(f.Bound) && !s.lean {
-			if f.Bound.Min != nil && *f.Bound.Min > 0 {
+		if f.Bound != nil {
+			if f.Bound.Min != nil && *f.Bound.Min > 0 && !emptyOmits(f) {
 				o.set("minItems", *f.Bound.Min)
 			}
 			if f.Bound.Max != nil {
 				o.set("maxItems", *f.Bound.Max)
 			}
 		}
-		if f.Unique && advertised(f.Bound) {
+		if f.Unique {
 			o.set("uniqueItems", true)
 		}
 	case "object":
@@ -193,8 +316,9 @@ func (s *schemaGen) variantProps(o *obj, v *ir.Variants) {
 	props.set(v.Key, newObj().set("type", "string").set("description", "Step kind.").set("enum", names))
 	seen := map[string]bool{v.Key: true, "tab": true, "restrict_hosts": true, "restrict_capabilities": true}
 	saved := s.tool
-	// Step fields render lean (type and description): the bounds are those
-	// of the named tool, which its own schema advertises.
+	// Step fields render lean (type and description): each step decodes
+	// with its tool's own decoder, whose limits that tool's schema states
+	// (and the fixtures check); stating them twice would cost about 2 KB.
 	s.lean = true
 	defer func() { s.lean = false }()
 	for _, c := range v.Cases {
@@ -326,7 +450,6 @@ func (s *schemaGen) toolOutput(t *ir.Tool) *obj {
 // serializes a Tool (sorted keys), so tools/list carries these exact bytes.
 func Definition(spec *ir.Spec, t *ir.Tool) ([]byte, error) {
 	s := &schemaGen{spec: spec}
-	ann := annotations(t.Annotations)
 	var out any = s.toolOutput(t)
 	if t.Verb != nil {
 		// A profile verb answers with the profile's contract, not the envelope.
@@ -336,39 +459,48 @@ func Definition(spec *ir.Spec, t *ir.Tool) ([]byte, error) {
 		}
 		out = v
 	}
-	def := newObj().
-		set("annotations", ann).
-		set("description", t.Doc).
-		set("inputSchema", s.toolInput(t)).
-		set("name", t.Name).
-		set("outputSchema", out).
-		set("title", t.Title)
-	return json.Marshal(def)
+	return json.Marshal(s.definition(t, out))
 }
 
 // InputSide renders what a client reads to choose a tool: the definition
 // without its output schema. Used for the discovery-size budget.
 func InputSide(spec *ir.Spec, t *ir.Tool) ([]byte, error) {
 	s := &schemaGen{spec: spec}
-	ann := annotations(t.Annotations)
-	return json.Marshal(newObj().set("annotations", ann).set("description", t.Doc).set("inputSchema", s.toolInput(t)).set("name", t.Name).set("title", t.Title))
+	return json.Marshal(s.definition(t, nil))
 }
 
-// annotations renders the MCP hints that differ from the MCP defaults
-// (readOnlyHint false, destructiveHint true, idempotentHint false,
-// openWorldHint true); readOnlyHint is always stated. destructiveHint is
-// meaningless for a read-only tool and left out there. Clients apply the same
-// defaults, so the effective hints are exactly the spec's.
+func (s *schemaGen) definition(t *ir.Tool, out any) *obj {
+	def := newObj().set("annotations", annotations(t.Annotations)).set("description", Description(t))
+	if t.Icon != "" {
+		def.set("icons", []*obj{newObj().set("src", IconURI(t.Icon))})
+	}
+	def.set("inputSchema", s.toolInput(t)).set("name", t.Name)
+	if out != nil {
+		def.set("outputSchema", out)
+	}
+	return def.set("title", t.Title)
+}
+
+// Description is a tool's description as tools/list carries it: its doc,
+// then its shortest valid example. Clients show models the description;
+// several drop or refuse a schema's examples keyword (OpenAI strict mode
+// allows only a subset of keywords), so the example lives in the text.
+func Description(t *ir.Tool) string {
+	return t.Doc + " Example: " + string(t.Example)
+}
+
+// IconURI renders a tool icon's SVG path data as a data: URI of a 16x16
+// SVG: percent-encoded angle brackets (JSON would escape them in six
+// bytes), single-quoted attributes.
+func IconURI(path string) string {
+	return "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Cpath d='" + path + "'/%3E%3C/svg%3E"
+}
+
+// annotations states all four MCP hints, in the key order mcp-go writes
+// them: clients read a missing hint as the MCP default (destructive, not
+// idempotent, open world), which is wrong for most tools, and several
+// (auto-approval, plan modes, app directories) require them stated.
 func annotations(a ir.Annotations) *obj {
-	o := newObj().set("readOnlyHint", a.ReadOnly)
-	if !a.ReadOnly && !a.Destructive {
-		o.set("destructiveHint", false)
-	}
-	if a.Idempotent {
-		o.set("idempotentHint", true)
-	}
-	if !a.OpenWorld {
-		o.set("openWorldHint", false)
-	}
-	return o
+	return newObj().set("readOnlyHint", a.ReadOnly).set("destructiveHint", a.Destructive).
+		set("idempotentHint", a.Idempotent).set("openWorldHint", a.OpenWorld)
 }

@@ -18,6 +18,10 @@ type Spec struct {
 	// fields declare inline.
 	Enums                  []*Enum
 	CredentialAutocomplete []string
+	// ClientAdded names the fields clients add to every tool's arguments on
+	// their own (Gemini CLI's wait_for_previous): accepted at the top level
+	// of every tool's arguments and never read.
+	ClientAdded []string
 	// ScrollAmountPermille maps each scroll amount to thousandths of the viewport.
 	ScrollAmountPermille [][2]any
 	// ReasonStatus maps each refusal reason to its envelope status, in reason order.
@@ -61,9 +65,6 @@ type Bound struct {
 	Name, Doc, Unit string
 	GoName          string
 	Min, Max, Def   *int64
-	// Advertised bounds appear in tool schemas; the others are enforced by
-	// the decoder only.
-	Advertised bool
 }
 
 // Enum is a closed set of strings. A named enum has a Go type of its own in
@@ -137,7 +138,6 @@ type Field struct {
 	DefStr   *string
 	// Enum is the closed set of a string field, or nil.
 	Enum       *Enum
-	EnumHidden bool
 	TrueOnly   bool
 	Format     string
 	Handle     string
@@ -185,6 +185,7 @@ type Branch struct {
 	Keys         []string // presence tools; empty marks the default
 	IsDefault    bool
 	Required     []string
+	OneOf        [][]string
 	Allowed      []string
 	Override     []*Field
 	Capabilities []string
@@ -217,22 +218,24 @@ type Annotations struct{ ReadOnly, Destructive, Idempotent, OpenWorld bool }
 type Tool struct {
 	Name, Title, Doc string
 	GoName           string
-	Surface          *Surface
-	Annotations      Annotations
-	Capabilities     []string
-	Constraints      []string
-	WhenPresent      []*WhenPresent
-	Composite        bool
-	TakesTab         bool
-	TakesTimeout     bool
-	Inputs           []*Field // declared inputs, then the common fields it takes
-	Discriminator    string
-	Branches         []*Branch
-	Conflicts        []*Conflict
-	EmptyNeeds       []*EmptyNeeds
-	Together         [][]string
-	Example          json.RawMessage
-	Facts            []*Field
+	// Icon is the SVG path data of the tool's icon (spec/icons.cue).
+	Icon          string
+	Surface       *Surface
+	Annotations   Annotations
+	Capabilities  []string
+	Constraints   []string
+	WhenPresent   []*WhenPresent
+	Composite     bool
+	TakesTab      bool
+	TakesTimeout  bool
+	Inputs        []*Field // declared inputs, then the common fields it takes
+	Discriminator string
+	Branches      []*Branch
+	Conflicts     []*Conflict
+	EmptyNeeds    []*EmptyNeeds
+	Together      [][]string
+	Example       json.RawMessage
+	Facts         []*Field
 	// Verb is the class-profile verb the tool publishes, or nil.
 	Verb *VerbClaim
 }

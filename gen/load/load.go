@@ -96,6 +96,9 @@ func build(v cue.Value, dir string, overlay map[string]string) (*ir.Spec, error)
 	}
 	r.checkRules()
 	r.spec.CredentialAutocomplete = r.strings(v.LookupPath(cue.ParsePath("credential_autocomplete")))
+	eachField(v.LookupPath(cue.ParsePath("client_added_fields")), func(name string, _ cue.Value) {
+		r.spec.ClientAdded = append(r.spec.ClientAdded, name)
+	})
 	eachField(v.LookupPath(cue.ParsePath("scroll_amount_permille")), func(name string, e cue.Value) {
 		r.spec.ScrollAmountPermille = append(r.spec.ScrollAmountPermille, [2]any{name, r.int(e)})
 	})
@@ -264,6 +267,20 @@ func (r *reader) strings(v cue.Value) []string {
 	return out
 }
 
+// stringLists reads a list of string lists (absent: nil).
+func (r *reader) stringLists(v cue.Value) [][]string {
+	if !v.Exists() {
+		return nil
+	}
+	it, err := v.List()
+	r.fail(v, err)
+	var out [][]string
+	for it.Next() {
+		out = append(out, r.strings(it.Value()))
+	}
+	return out
+}
+
 func (r *reader) opt(v cue.Value, path string) (cue.Value, bool) {
 	x := v.LookupPath(cue.ParsePath(path))
 	return x, x.Exists()
@@ -271,7 +288,7 @@ func (r *reader) opt(v cue.Value, path string) (cue.Value, bool) {
 
 func (r *reader) readBounds(v cue.Value) {
 	eachField(v, func(name string, e cue.Value) {
-		b := &ir.Bound{Name: name, GoName: ir.Camel(name), Doc: r.str(e.LookupPath(cue.ParsePath("doc"))), Advertised: r.bool(e.LookupPath(cue.ParsePath("advertised")))}
+		b := &ir.Bound{Name: name, GoName: ir.Camel(name), Doc: r.str(e.LookupPath(cue.ParsePath("doc")))}
 		if u, ok := r.opt(e, "unit"); ok {
 			b.Unit = r.str(u)
 		}
@@ -381,9 +398,6 @@ func (r *reader) field(name string, v cue.Value, owner string) *ir.Field {
 			}
 		}
 	}
-	if x, ok := r.opt(v, "advertise_enum"); ok {
-		f.EnumHidden = !r.bool(x)
-	}
 	if x, ok := r.opt(v, "true_only"); ok {
 		f.TrueOnly = r.bool(x)
 	}
@@ -456,6 +470,7 @@ func (r *reader) tool(name string, v cue.Value, common map[string]*ir.Field) *ir
 		Name:         r.str(get("name")),
 		GoName:       ir.Camel(name),
 		Title:        r.str(get("title")),
+		Icon:         r.str(get("icon")),
 		Doc:          r.str(get("doc")),
 		Capabilities: r.strings(get("capabilities")),
 		Constraints:  r.strings(get("constraints")),
@@ -541,6 +556,7 @@ func (r *reader) branch(v cue.Value, owner string) *ir.Branch {
 		Doc:         r.str(v.LookupPath(cue.ParsePath("doc"))),
 		Required:    r.strings(v.LookupPath(cue.ParsePath("required"))),
 		Allowed:     r.strings(v.LookupPath(cue.ParsePath("allowed"))),
+		OneOf:       r.stringLists(v.LookupPath(cue.ParsePath("one_of"))),
 		Constraints: r.strings(v.LookupPath(cue.ParsePath("constraints"))),
 		WhenPresent: r.whenPresent(v.LookupPath(cue.ParsePath("when_present"))),
 		Example:     r.json(v.LookupPath(cue.ParsePath("example"))),
@@ -579,6 +595,14 @@ func (r *reader) check(t *ir.Tool) {
 		}
 		for _, o := range b.Override {
 			has(o.Name)
+		}
+		for _, g := range b.OneOf {
+			for _, n := range g {
+				has(n)
+				if !b.Lists(n) {
+					r.setErr(fmt.Errorf("tool %s: branch %s: one_of field %q is not a key or allowed field of the branch", t.Name, b.Name, n))
+				}
+			}
 		}
 	}
 	for _, c := range t.Conflicts {

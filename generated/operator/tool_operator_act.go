@@ -40,10 +40,15 @@ func DecodeOperatorAct(d []byte) (*OperatorActArgs, *surface.DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *OperatorActArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = surface.ClientAddedFields
+	}
 	var raw [4]support.Span
-	if err := support.Members(d, p, operatorActKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, operatorActKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], operatorActKeysOmit)
 	if !raw[0].Set() {
 		return support.Required(p, "surface_id")
 	}
@@ -207,3 +212,4 @@ var toolOperatorAct = &surface.Tool{
 	Name:       "operator_act",
 	Title:      "Act",
 }
+var operatorActKeysOmit = []support.Omit{0, 0, 0, support.OmitNull}

@@ -29,8 +29,12 @@ func DecodeOperatorCapture(d []byte) (*OperatorCaptureArgs, *surface.DecodeError
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *OperatorCaptureArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = surface.ClientAddedFields
+	}
 	var raw [1]support.Span
-	if err := support.Members(d, p, operatorCaptureKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, operatorCaptureKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
 	if !raw[0].Set() {

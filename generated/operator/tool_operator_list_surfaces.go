@@ -29,10 +29,15 @@ func DecodeOperatorListSurfaces(d []byte) (*OperatorListSurfacesArgs, *surface.D
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *OperatorListSurfacesArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = surface.ClientAddedFields
+	}
 	var raw [1]support.Span
-	if err := support.Members(d, p, operatorListSurfacesKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, operatorListSurfacesKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], operatorListSurfacesKeysOmit)
 	if r := raw[0]; r.Set() {
 		p := support.Key(p, "kind")
 		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
@@ -131,3 +136,4 @@ var toolOperatorListSurfaces = &surface.Tool{
 	Name:       "operator_list_surfaces",
 	Title:      "List surfaces",
 }
+var operatorListSurfacesKeysOmit = []support.Omit{support.OmitNull}

@@ -12,7 +12,7 @@ import (
 // OperatorNavigateArgs are the decoded arguments of operator_navigate.
 type OperatorNavigateArgs struct {
 	SurfaceID string `json:"surface_id"` // A surface id from operator_list_surfaces.
-	URL       string `json:"url"`        // http(s) URL.
+	URL       string `json:"url"`        // Absolute http or https URL.
 	branch    string
 }
 
@@ -30,8 +30,12 @@ func DecodeOperatorNavigate(d []byte) (*OperatorNavigateArgs, *surface.DecodeErr
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *OperatorNavigateArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = surface.ClientAddedFields
+	}
 	var raw [2]support.Span
-	if err := support.Members(d, p, operatorNavigateKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, operatorNavigateKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
 	if !raw[0].Set() {

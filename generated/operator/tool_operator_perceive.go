@@ -32,10 +32,15 @@ func DecodeOperatorPerceive(d []byte) (*OperatorPerceiveArgs, *surface.DecodeErr
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *OperatorPerceiveArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = surface.ClientAddedFields
+	}
 	var raw [4]support.Span
-	if err := support.Members(d, p, operatorPerceiveKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, operatorPerceiveKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], operatorPerceiveKeysOmit)
 	if !raw[0].Set() {
 		return support.Required(p, "surface_id")
 	}
@@ -70,7 +75,7 @@ func (o *OperatorPerceiveArgs) decode(d []byte, p *support.Path, step bool, extr
 	}
 	if r := raw[3]; r.Set() {
 		p := support.Key(p, "cursor")
-		v, err := support.DecString(d[r.Start:r.End], p, surface.HandleCharsMin, surface.HandleCharsMax)
+		v, err := support.DecString(d[r.Start:r.End], p, surface.CursorCharsMin, surface.CursorCharsMax)
 		if err != nil {
 			return err
 		}
@@ -169,3 +174,4 @@ var toolOperatorPerceive = &surface.Tool{
 	Name:       "operator_perceive",
 	Title:      "Perceive",
 }
+var operatorPerceiveKeysOmit = []support.Omit{0, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyString}

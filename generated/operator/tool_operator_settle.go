@@ -30,10 +30,15 @@ func DecodeOperatorSettle(d []byte) (*OperatorSettleArgs, *surface.DecodeError) 
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *OperatorSettleArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = surface.ClientAddedFields
+	}
 	var raw [2]support.Span
-	if err := support.Members(d, p, operatorSettleKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, operatorSettleKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], operatorSettleKeysOmit)
 	if !raw[0].Set() {
 		return support.Required(p, "surface_id")
 	}
@@ -141,3 +146,4 @@ var toolOperatorSettle = &surface.Tool{
 	Name:       "operator_settle",
 	Title:      "Settle",
 }
+var operatorSettleKeysOmit = []support.Omit{0, support.OmitNull}

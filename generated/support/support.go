@@ -132,6 +132,13 @@ func skipSpace(d []byte, i int) int {
 // index of its key in keys. Unknown and repeated keys are refused; extra (a
 // composite step's discriminator, decoded by the caller) is passed over.
 func Members(d []byte, p *Path, keys []string, out []Span, extra string) *Error {
+	return MembersIgnoring(d, p, keys, out, extra, nil)
+}
+
+// MembersIgnoring is Members that also passes over the members named in
+// ignore: the fields a client adds to every tool's arguments on its own
+// (spec/fields.cue, client_added_fields), accepted and never read.
+func MembersIgnoring(d []byte, p *Path, keys []string, out []Span, extra string, ignore []string) *Error {
 	i := skipSpace(d, 0)
 	if i >= len(d) || d[i] != '{' {
 		return fail(p, RuleType, "object", fieldName(p)+" must be an object")
@@ -165,7 +172,7 @@ func Members(d []byte, p *Path, keys []string, out []Span, extra string) *Error 
 		if err != nil {
 			return err
 		}
-		if extra != "" && !esc && string(d[ks+1:ke]) == extra {
+		if (extra != "" && !esc && string(d[ks+1:ke]) == extra) || ignored(d[ks+1:ke], esc, key, ignore) {
 			i = skipSpace(d, ve)
 			if i < len(d) && d[i] == ',' {
 				i = skipSpace(d, i+1)
@@ -203,6 +210,57 @@ func Members(d []byte, p *Path, keys []string, out []Span, extra string) *Error 
 		}
 		return fail(p, RuleSyntax, "", "invalid JSON in "+fieldName(p))
 	}
+}
+
+func ignored(raw []byte, esc bool, key string, ignore []string) bool {
+	for _, n := range ignore {
+		if (!esc && string(raw) == n) || (esc && key == n) {
+			return true
+		}
+	}
+	return false
+}
+
+// Omit says which values of an optional member read as "not given": what a
+// strict-mode client sends for a field it means to leave out
+// (docs/strict-mode.md). Required members have none.
+type Omit uint8
+
+// Values an optional member may hold to mean "not given".
+const (
+	OmitNull        Omit = 1 << iota // null, on every optional member
+	OmitEmptyString                  // "", where a string cannot be empty (handles, formats, queries)
+	OmitEmptyArray                   // [], where a list cannot be empty (restrictions, paths, strokes)
+	OmitFalse                        // false, on booleans whose only value is true
+)
+
+// Unset clears the span of every member whose value reads as not given, so
+// the decoder that follows sees it absent: defaults apply, branches and
+// conflicts ignore it.
+func Unset(d []byte, raw []Span, omit []Omit) {
+	for i, r := range raw {
+		if r.Set() && omit[i] != 0 && Omitted(d[r.Start:r.End], omit[i]) {
+			raw[i] = Span{}
+		}
+	}
+}
+
+// Omitted reports whether a raw member value reads as not given under o.
+func Omitted(v []byte, o Omit) bool {
+	if len(v) == 0 {
+		return false
+	}
+	switch v[0] {
+	case 'n':
+		return o&OmitNull != 0
+	case '"':
+		return o&OmitEmptyString != 0 && len(v) == 2
+	case '[':
+		return o&OmitEmptyArray != 0 && skipSpace(v, 1) == len(v)-1
+	case 'f':
+		return o&OmitFalse != 0
+	}
+	return false
 }
 
 // trailing refuses anything but whitespace after the root object.
@@ -595,8 +653,16 @@ func UniqueError(p *Path, i int) *Error {
 	return fail(Index(p, i), RuleUnique, "", fieldName(p)+" repeats an item")
 }
 
-// CheckURL accepts absolute http and https URLs with a host.
+// CheckURL accepts absolute http and https URLs with a host: what the
+// schemas' pattern ^https?://[^/?#] states, parsed.
 func CheckURL(s string, p *Path) *Error {
+	rest, ok := strings.CutPrefix(s, "https://")
+	if !ok {
+		rest, ok = strings.CutPrefix(s, "http://")
+	}
+	if !ok || rest == "" || strings.ContainsRune("/?#", rune(rest[0])) {
+		return fail(p, RuleURL, "http,https", fieldName(p)+" must be an absolute http or https URL")
+	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" || u.Opaque != "" {
 		return fail(p, RuleURL, "http,https", fieldName(p)+" must be an absolute http or https URL")
@@ -618,26 +684,30 @@ func CheckHandle(s, prefix string, p *Path) *Error {
 	return nil
 }
 
+// CheckAbsolutePath accepts /… and a drive letter's X:\… or X:/…, as the
+// schemas' pattern states; a NUL is refused too (no path holds one).
 func CheckAbsolutePath(s string, p *Path) *Error {
-	if strings.ContainsRune(s, 0) || !(strings.HasPrefix(s, "/") || len(s) > 2 && s[1] == ':' && (s[2] == '\\' || s[2] == '/')) {
+	drive := len(s) > 2 && (s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z') && s[1] == ':' && (s[2] == '\\' || s[2] == '/')
+	if strings.ContainsRune(s, 0) || !(strings.HasPrefix(s, "/") || drive) {
 		return fail(p, RuleFormat, "absolute_path", fieldName(p)+" must be an absolute path")
 	}
 	return nil
 }
 
-// CheckBase64 validates standard base64 without decoding it: bytes decode
-// only after authorization.
+// CheckBase64 validates standard base64 without decoding it (bytes decode
+// only after authorization): groups of four alphabet characters, the last
+// padded with at most two '=', as the schemas' pattern states.
 func CheckBase64(s string, p *Path) *Error {
-	if len(s)%4 != 0 {
-		return fail(p, RuleFormat, "base64", fieldName(p)+" must be standard base64")
+	body := strings.TrimSuffix(s, "=")
+	if len(body) < len(s) {
+		body = strings.TrimSuffix(body, "=")
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=' && i >= len(s)-2) {
-			return fail(p, RuleFormat, "base64", fieldName(p)+" must be standard base64")
-		}
+	ok := len(s)%4 == 0
+	for i := 0; ok && i < len(body); i++ {
+		c := body[i]
+		ok = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/'
 	}
-	if strings.HasSuffix(s, "=") && len(s) >= 2 && s[len(s)-2] != '=' && strings.Count(s, "=") > 1 {
+	if !ok {
 		return fail(p, RuleFormat, "base64", fieldName(p)+" must be standard base64")
 	}
 	return nil
@@ -710,6 +780,12 @@ func BranchForbidden(p *Path, field, branch string) *Error {
 
 func BranchMissing(p *Path, alternatives string) *Error {
 	return fail(p, RuleBranchRequired, alternatives, "one of "+alternatives+" is required")
+}
+
+// OneRequired refuses a branch given none of a group of fields.
+func OneRequired(p *Path, fields, branch string) *Error {
+	first, _, _ := strings.Cut(fields, ", ")
+	return fail(Key(p, first), RuleBranchRequired, branch, "one of "+fields+" is required with "+branch)
 }
 
 func Required(p *Path, field string) *Error {

@@ -38,6 +38,12 @@ const (
 	ClickCountDefault = 1
 )
 
+// CursorChars: Characters of a paging cursor (diagnose after, operator cursor). (chars)
+const (
+	CursorCharsMin = 1
+	CursorCharsMax = 64
+)
+
 // DevtoolsMessageBytes: Bytes of one DevTools message the server reads; a longer event is skipped unread, a longer reply fails its call. (bytes)
 const (
 	DevtoolsMessageBytesMax = 16777216
@@ -62,7 +68,17 @@ const (
 
 // DiscoveryInputBytes: Serialized tools list, input side. (bytes)
 const (
-	DiscoveryInputBytesMax = 24000
+	DiscoveryInputBytesMax = 47000
+)
+
+// DownloadBytes: Bytes of one allowed download; a larger one is cancelled and reported too_large. (bytes)
+const (
+	DownloadBytesMax = 52428800
+)
+
+// DownloadNameChars: Characters of a download's suggested file name in facts and summaries. (chars)
+const (
+	DownloadNameCharsMax = 120
 )
 
 // DragMoves: Pointer moves one drag dispatches. (count)
@@ -99,6 +115,11 @@ const (
 	FlowStepsMax = 20
 )
 
+// FlowTextSharePct: Most a flow's text block may weigh, as a share of the same steps' text blocks called one by one. (percent)
+const (
+	FlowTextSharePctMax = 33
+)
+
 // FormFields: Fields in one browser_fill_form. (items)
 const (
 	FormFieldsMin = 1
@@ -110,10 +131,10 @@ const (
 	FullPageAspectMax = 16
 )
 
-// HandleChars: Characters of an opaque handle. (chars)
+// HandleChars: Characters of an opaque handle (tab, target, view, snapshot, recording, invocation). (chars)
 const (
 	HandleCharsMin = 1
-	HandleCharsMax = 64
+	HandleCharsMax = 12
 )
 
 // HostPatternChars: Characters of a host pattern. (chars)
@@ -298,6 +319,26 @@ const (
 	ReadCharsDefault = 8000
 )
 
+// ReceiptActionBytes: Text block of a navigate, click, type or scroll receipt. (bytes)
+const (
+	ReceiptActionBytesMax = 300
+)
+
+// ReceiptFormBytes: Text block of the inspect of a 12-control form. (bytes)
+const (
+	ReceiptFormBytesMax = 900
+)
+
+// ReceiptPageBytes: Text block of 80 inspect items of a 2,500-control page. (bytes)
+const (
+	ReceiptPageBytesMax = 5000
+)
+
+// ReceiptTabsBytes: Text block of a two-tab list. (bytes)
+const (
+	ReceiptTabsBytesMax = 350
+)
+
 // RecordFrames: Frames one recording keeps. (items)
 const (
 	RecordFramesMax = 300
@@ -311,6 +352,11 @@ const (
 // RecordRetentionMs: How long a stopped recording can be saved. (ms)
 const (
 	RecordRetentionMsMax = 600000
+)
+
+// RefusalSettleMs: Longest a refused unsaved-changes prompt waits for the renderer to finish its dispatch before the call answers. (ms)
+const (
+	RefusalSettleMsMax = 1000
 )
 
 // RegionMagnification: Largest magnification of a region capture. (count)
@@ -364,6 +410,11 @@ const (
 	SelectorNameCharsMax = 200
 )
 
+// SelectorRoleChars: Characters of a semantic selector's role. (chars)
+const (
+	SelectorRoleCharsMax = 20
+)
+
 // SequenceSteps: Steps in browser_sequence. (items)
 const (
 	SequenceStepsMin = 2
@@ -400,6 +451,11 @@ const (
 	SettleQuietMsMax = 50
 )
 
+// SettleRetryMs: How soon settling looks again where only looking tells (a window not yet adopted, a round trip no document answered). (ms)
+const (
+	SettleRetryMsMax = 8
+)
+
 // SettleWaitMs: Longest operator_settle waits. (ms)
 const (
 	SettleWaitMsMin     = 0
@@ -431,6 +487,11 @@ const (
 // TargetNameChars: Visible characters of a target's accessible name. (chars)
 const (
 	TargetNameCharsMax = 80
+)
+
+// TargetsKept: Target handles one session's table keeps bound; an older one is refused stale. (items)
+const (
+	TargetsKeptMax = 65536
 )
 
 // TextChars: Characters of typed or filled text. (chars)
@@ -519,6 +580,11 @@ const (
 const (
 	WindowHeightMin = 240
 	WindowHeightMax = 4320
+)
+
+// WindowSettleMs: Longest a call waits for the tabs of one window to agree which is in front (after a focus, or a tab opened into its opener's window). (ms)
+const (
+	WindowSettleMsMax = 1000
 )
 
 // WindowWidth: Window width. (px)

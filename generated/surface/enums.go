@@ -70,6 +70,20 @@ const (
 // DialogTypeValues lists every DialogType in spec order.
 var DialogTypeValues = []DialogType{DialogTypeAlert, DialogTypeConfirm, DialogTypePrompt, DialogTypeBeforeunload}
 
+// DownloadState is a closed set of the spec.
+type DownloadState string
+
+const (
+	DownloadStateRefused    DownloadState = "refused"
+	DownloadStateCompleted  DownloadState = "completed"
+	DownloadStateInProgress DownloadState = "in_progress"
+	DownloadStateTooLarge   DownloadState = "too_large"
+	DownloadStateFailed     DownloadState = "failed"
+)
+
+// DownloadStateValues lists every DownloadState in spec order.
+var DownloadStateValues = []DownloadState{DownloadStateRefused, DownloadStateCompleted, DownloadStateInProgress, DownloadStateTooLarge, DownloadStateFailed}
+
 // Rule is a closed set of the spec.
 type Rule string
 
@@ -116,6 +130,7 @@ const (
 	ReasonNoTab                    Reason = "no_tab"
 	ReasonAmbiguousTab             Reason = "ambiguous_tab"
 	ReasonUnknownTab               Reason = "unknown_tab"
+	ReasonUnknownHandle            Reason = "unknown_handle"
 	ReasonBrowserStartupManual     Reason = "browser_startup_manual"
 	ReasonNativeHostOwnedElsewhere Reason = "native_host_owned_elsewhere"
 	ReasonBrowserUnavailable       Reason = "browser_unavailable"
@@ -150,7 +165,7 @@ const (
 )
 
 // ReasonValues lists every Reason in spec order.
-var ReasonValues = []Reason{ReasonInvalidArguments, ReasonCapabilityDenied, ReasonHostDenied, ReasonConstraintDenied, ReasonStaleTarget, ReasonStaleView, ReasonNoTab, ReasonAmbiguousTab, ReasonUnknownTab, ReasonBrowserStartupManual, ReasonNativeHostOwnedElsewhere, ReasonBrowserUnavailable, ReasonCredentialHandoff, ReasonTimeout, ReasonDialogBlocking, ReasonNoDialog, ReasonBeforeunload, ReasonNoHistoryEntry, ReasonTargetNotFound, ReasonTargetAmbiguous, ReasonTargetObscured, ReasonTargetHidden, ReasonTargetDisabled, ReasonNotEditable, ReasonValueMismatch, ReasonNotFileInput, ReasonFileRefused, ReasonNavigationFailed, ReasonScriptError, ReasonRegionOutside, ReasonStepFailed, ReasonFlowRefUnresolved, ReasonRecordingUnavailable, ReasonNotSupported, ReasonTabCrashed, ReasonTabLimit, ReasonAuditUnavailable, ReasonBusy, ReasonPathDenied, ReasonInternal}
+var ReasonValues = []Reason{ReasonInvalidArguments, ReasonCapabilityDenied, ReasonHostDenied, ReasonConstraintDenied, ReasonStaleTarget, ReasonStaleView, ReasonNoTab, ReasonAmbiguousTab, ReasonUnknownTab, ReasonUnknownHandle, ReasonBrowserStartupManual, ReasonNativeHostOwnedElsewhere, ReasonBrowserUnavailable, ReasonCredentialHandoff, ReasonTimeout, ReasonDialogBlocking, ReasonNoDialog, ReasonBeforeunload, ReasonNoHistoryEntry, ReasonTargetNotFound, ReasonTargetAmbiguous, ReasonTargetObscured, ReasonTargetHidden, ReasonTargetDisabled, ReasonNotEditable, ReasonValueMismatch, ReasonNotFileInput, ReasonFileRefused, ReasonNavigationFailed, ReasonScriptError, ReasonRegionOutside, ReasonStepFailed, ReasonFlowRefUnresolved, ReasonRecordingUnavailable, ReasonNotSupported, ReasonTabCrashed, ReasonTabLimit, ReasonAuditUnavailable, ReasonBusy, ReasonPathDenied, ReasonInternal}
 
 // Role is a closed set of the spec.
 type Role string
@@ -250,9 +265,14 @@ var ReasonStatus = map[Reason]Status{
 	ReasonTargetNotFound:           StatusFailed,
 	ReasonTargetObscured:           StatusFailed,
 	ReasonTimeout:                  StatusFailed,
+	ReasonUnknownHandle:            StatusFailed,
 	ReasonUnknownTab:               StatusFailed,
 	ReasonValueMismatch:            StatusFailed,
 }
+
+// ClientAddedFields are the fields clients add to every tool's arguments on their own
+// (spec/fields.cue): every tool's decoder passes over them at the top level.
+var ClientAddedFields = []string{"wait_for_previous"}
 
 // CredentialAutocomplete lists autocomplete tokens that make a field credential-class.
 var CredentialAutocomplete = []string{"current-password", "new-password", "one-time-code", "cc-number", "cc-csc", "cc-exp", "cc-exp-month", "cc-exp-year", "cc-name", "cc-given-name", "cc-family-name", "cc-type"}

@@ -7,11 +7,20 @@ import (
 	support "github.com/ghostlight-dev/ghostlight/generated/support"
 )
 
-// Selector: By name.
+// Download: A download the page started during the call.
+type Download struct {
+	State DownloadState `json:"state"`           // refused (downloads are denied), completed, in_progress (still running at the answer), too_large (cancelled past download_bytes), failed.
+	Name  string        `json:"name,omitempty"`  // The page's suggested file name (untrusted).
+	Bytes int           `json:"bytes,omitempty"` // Bytes received.
+	Limit int           `json:"limit,omitempty"` // The download_bytes bound, when too_large.
+	Count int           `json:"count,omitempty"` // Downloads the page started during the call, when more than one (the fact describes the first).
+}
+
+// Selector: A control by name and role, as inspect lists them.
 type Selector struct {
-	Name  string `json:"name"`           // Name.
-	Role  Role   `json:"role,omitempty"` // Role.
-	Exact bool   `json:"exact"`          // Exact.
+	Name  string `json:"name"`           // Its accessible name.
+	Role  string `json:"role,omitempty"` // As in browser_inspect: button, link, textbox...
+	Exact bool   `json:"exact"`          // Whole name, same case.
 }
 
 var selectorKeys = []string{"name", "role", "exact"}
@@ -21,6 +30,7 @@ func (o *Selector) decode(d []byte, p *support.Path, extra string) *support.Erro
 	if err := support.Members(d, p, selectorKeys, raw[:], extra); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], selectorKeysOmit)
 	if !raw[0].Set() {
 		return support.Required(p, "name")
 	}
@@ -34,16 +44,11 @@ func (o *Selector) decode(d []byte, p *support.Path, extra string) *support.Erro
 	}
 	if r := raw[1]; r.Set() {
 		p := support.Key(p, "role")
-		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
+		v, err := support.DecString(d[r.Start:r.End], p, 0, SelectorRoleCharsMax)
 		if err != nil {
 			return err
 		}
-		switch Role(v) {
-		case RoleButton, RoleLink, RoleTextbox, RoleSearchbox, RoleCheckbox, RoleRadio, RoleCombobox, RoleListbox, RoleOption, RoleSlider, RoleSpinbutton, RoleSwitch, RoleTab, RoleMenuitem, RoleMenu, RoleHeading, RoleImage, RoleList, RoleListitem, RoleTable, RoleRow, RoleCell, RoleNavigation, RoleMain, RoleBanner, RoleFooter, RoleForm, RoleDialog, RoleRegion, RoleParagraph, RoleText, RoleFileInput, RoleControl:
-		default:
-			return support.EnumError(p, "button, link, textbox, searchbox, checkbox, radio, combobox, listbox, option, slider, spinbutton, switch, tab, menuitem, menu, heading, image, list, listitem, table, row, cell, navigation, main, banner, footer, form, dialog, region, paragraph, text, file input, control")
-		}
-		o.Role = Role(v)
+		o.Role = v
 	}
 	if r := raw[2]; r.Set() {
 		p := support.Key(p, "exact")
@@ -56,12 +61,6 @@ func (o *Selector) decode(d []byte, p *support.Path, extra string) *support.Erro
 		o.Exact = false
 	}
 	return nil
-}
-
-// Element: Element acted on.
-type Element struct {
-	Role Role   `json:"role"`           // Role noun.
-	Name string `json:"name,omitempty"` // Accessible name.
 }
 
 // Landing: Committed navigation this call caused.
@@ -82,9 +81,9 @@ type Evidence struct {
 
 // FormField: A field.
 type FormField struct {
-	Target   string    `json:"target,omitempty"`   // Target.
-	Selector *Selector `json:"selector,omitempty"` // By name.
-	Value    Scalar    `json:"value"`              // Text, boolean or number.
+	Target   string    `json:"target,omitempty"`   // From browser_inspect or browser_find; stale after a navigation.
+	Selector *Selector `json:"selector,omitempty"` // A control by name and role, as inspect lists them.
+	Value    Scalar    `json:"value"`              // Text, a checkbox's boolean, or a number.
 }
 
 var formFieldKeys = []string{"target", "selector", "value"}
@@ -94,6 +93,7 @@ func (o *FormField) decode(d []byte, p *support.Path, extra string) *support.Err
 	if err := support.Members(d, p, formFieldKeys, raw[:], extra); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], formFieldKeysOmit)
 	if !raw[2].Set() {
 		return support.Required(p, "value")
 	}
@@ -155,9 +155,9 @@ type Item struct {
 
 // FlowStep: A named step.
 type FlowStep struct {
-	ID        string          `json:"id"`                  // Step id.
-	Tool      string          `json:"tool"`                // Tool.
-	Arguments json.RawMessage `json:"arguments,omitempty"` // Its arguments.
+	ID        string          `json:"id"`                  // Name later steps use in flow_ref.
+	Tool      string          `json:"tool"`                // Tool this step calls.
+	Arguments json.RawMessage `json:"arguments,omitempty"` // That tool's arguments.
 }
 
 var flowStepKeys = []string{"id", "tool", "arguments"}
@@ -167,6 +167,7 @@ func (o *FlowStep) decode(d []byte, p *support.Path, extra string) *support.Erro
 	if err := support.Members(d, p, flowStepKeys, raw[:], extra); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], flowStepKeysOmit)
 	if !raw[0].Set() {
 		return support.Required(p, "id")
 	}
@@ -337,8 +338,8 @@ type TabRow struct {
 
 // InlineFile: A file.
 type InlineFile struct {
-	Name       string `json:"name"`        // File name.
-	DataBase64 string `json:"data_base64"` // Base64.
+	Name       string `json:"name"`        // Name the page sees.
+	DataBase64 string `json:"data_base64"` // File bytes, standard base64.
 }
 
 var inlineFileKeys = []string{"name", "data_base64"}
@@ -412,6 +413,10 @@ type PolicySettingLine struct {
 	Value string `json:"value"` // Value in force.
 	Layer string `json:"layer"` // Layer.
 }
+
+var selectorKeysOmit = []support.Omit{0, support.OmitNull, support.OmitNull}
+var formFieldKeysOmit = []support.Omit{support.OmitNull | support.OmitEmptyString, support.OmitNull, 0}
+var flowStepKeysOmit = []support.Omit{0, 0, support.OmitNull}
 
 // Values of EvidenceKind.
 const (

@@ -10,7 +10,7 @@ const (
 	PolicyLayerOrganization = "organization" // Written by the organization; may be signed, and alone may name the organization.
 	PolicyLayerUser         = "user"         // The person's own layer (`XDG_CONFIG_HOME` defaults to `~/.config`).
 	PolicyLayerWorkspace    = "workspace"    // The project's layer, relative to the server's working directory.
-	PolicyLayerCommandLine  = "command-line" // `ghostlight serve --withhold-target-names` (privacy.preserve_target_names: false) and `--startup` (browser.startup).
+	PolicyLayerCommandLine  = "command-line" // `ghostlight serve --withhold-target-names` (privacy.preserve_target_names: false) and `--startup` (browser.startup) and `--allow-downloads` (downloads: allow).
 	PolicyLayerRestriction  = "restriction"  // The call's own `restrict_hosts` and `restrict_capabilities`.
 )
 
@@ -45,7 +45,7 @@ var PolicyLayers = []PolicyLayerInfo{{
 	Name: PolicyLayerWorkspace,
 	Path: ".ghostlight/policy.cue",
 }, {
-	Doc:  "`ghostlight serve --withhold-target-names` (privacy.preserve_target_names: false) and `--startup` (browser.startup).",
+	Doc:  "`ghostlight serve --withhold-target-names` (privacy.preserve_target_names: false) and `--startup` (browser.startup) and `--allow-downloads` (downloads: allow).",
 	Env:  "",
 	Name: PolicyLayerCommandLine,
 	Path: "",
@@ -181,6 +181,24 @@ var PolicySettings = []PolicySetting{{
 	Pointer: "/browser/startup",
 	Type:    "string",
 }, {
+	Default: "session",
+	Doc:     "Whose cookies, storage and tabs a session sees: `session` gives each MCP session its own browser context (nothing shared with any other session), `shared` keeps one profile for one person's desktop use. `session` is narrower. With no layer setting it, a browser the person opened prepared for Ghostlight (connect or manual startup, no endpoint) is `shared`; every other browser is `session`.",
+	Enum:    []string{"session", "shared"},
+	Key:     "browser.isolation",
+	Narrow:  "order",
+	Order:   []string{"session", "shared"},
+	Pointer: "/browser/isolation",
+	Type:    "string",
+}, {
+	Default: "deny",
+	Doc:     "Whether a page may download files (a click, a script, a navigation to an attachment). `deny` (the default) refuses every download in the browser and the result says so; `allow` saves it to a directory of the session's own, removed with the session, up to `download_bytes`. `deny` is narrower (`ghostlight serve --allow-downloads` sets `allow`).",
+	Enum:    []string{"deny", "allow"},
+	Key:     "downloads",
+	Narrow:  "order",
+	Order:   []string{"deny", "allow"},
+	Pointer: "/downloads",
+	Type:    "string",
+}, {
 	Doc:     "Absolute path of the audit file (default `$XDG_STATE_HOME/ghostlight/audit.jsonl`). Once a higher layer sets it, a lower layer may only repeat it.",
 	Key:     "audit.path",
 	Narrow:  "fixed",
@@ -229,15 +247,16 @@ type Policy struct {
 	Tabs         *PolicyTabs         `json:"tabs,omitzero"`         // What may happen to tabs.
 	Privacy      *PolicyPrivacy      `json:"privacy,omitzero"`      // What results say about the page.
 	Browser      *PolicyBrowser      `json:"browser,omitzero"`      // How Ghostlight reaches a browser.
+	Downloads    string              `json:"downloads,omitzero"`    // Whether a page may download files (a click, a script, a navigation to an attachment). `deny` (the default) refuses every download in the browser and the result says so; `allow` saves it to a directory of the session's own, removed with the session, up to `download_bytes`. `deny` is narrower (`ghostlight serve --allow-downloads` sets `allow`).
 	Audit        *PolicyAudit        `json:"audit,omitzero"`        // The durable audit: one JSON line per invocation.
 	Files        *PolicyFiles        `json:"files,omitzero"`        // Files the browser may read.
 	Organization *PolicyOrganization `json:"organization,omitzero"` // Who wrote the organization layer; allowed in that layer only.
 }
 
-var policyKeys = []string{"capabilities", "hosts", "tabs", "privacy", "browser", "audit", "files", "organization"}
+var policyKeys = []string{"capabilities", "hosts", "tabs", "privacy", "browser", "downloads", "audit", "files", "organization"}
 
 func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error {
-	var raw [8]support.Span
+	var raw [9]support.Span
 	if err := support.Members(d, p, policyKeys, raw[:], extra); err != nil {
 		return err
 	}
@@ -282,6 +301,19 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		o.Browser = v
 	}
 	if r := raw[5]; r.Set() {
+		p := support.Key(p, "downloads")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
+		if err != nil {
+			return err
+		}
+		switch v {
+		case "deny", "allow":
+		default:
+			return support.EnumError(p, "deny, allow")
+		}
+		o.Downloads = v
+	}
+	if r := raw[6]; r.Set() {
 		p := support.Key(p, "audit")
 		v := new(PolicyAudit)
 		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
@@ -289,7 +321,7 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		}
 		o.Audit = v
 	}
-	if r := raw[6]; r.Set() {
+	if r := raw[7]; r.Set() {
 		p := support.Key(p, "files")
 		v := new(PolicyFiles)
 		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
@@ -297,7 +329,7 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		}
 		o.Files = v
 	}
-	if r := raw[7]; r.Set() {
+	if r := raw[8]; r.Set() {
 		p := support.Key(p, "organization")
 		v := new(PolicyOrganization)
 		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
@@ -514,13 +546,14 @@ func (o *PolicyPrivacy) decode(d []byte, p *support.Path, extra string) *support
 
 // PolicyBrowser: How Ghostlight reaches a browser.
 type PolicyBrowser struct {
-	Startup string `json:"startup,omitzero"` // How a browser is found: `auto` (Ghostlight launches one), `connect` (attach to a configured DevTools endpoint) or `manual` (a person starts the browser). `manual` is the narrowest, `auto` the widest.
+	Startup   string `json:"startup,omitzero"`   // How a browser is found: `auto` (Ghostlight launches one), `connect` (attach to a configured DevTools endpoint) or `manual` (a person starts the browser). `manual` is the narrowest, `auto` the widest.
+	Isolation string `json:"isolation,omitzero"` // Whose cookies, storage and tabs a session sees: `session` gives each MCP session its own browser context (nothing shared with any other session), `shared` keeps one profile for one person's desktop use. `session` is narrower. With no layer setting it, a browser the person opened prepared for Ghostlight (connect or manual startup, no endpoint) is `shared`; every other browser is `session`.
 }
 
-var policyBrowserKeys = []string{"startup"}
+var policyBrowserKeys = []string{"startup", "isolation"}
 
 func (o *PolicyBrowser) decode(d []byte, p *support.Path, extra string) *support.Error {
-	var raw [1]support.Span
+	var raw [2]support.Span
 	if err := support.Members(d, p, policyBrowserKeys, raw[:], extra); err != nil {
 		return err
 	}
@@ -536,6 +569,19 @@ func (o *PolicyBrowser) decode(d []byte, p *support.Path, extra string) *support
 			return support.EnumError(p, "auto, connect, manual")
 		}
 		o.Startup = v
+	}
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "isolation")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
+		if err != nil {
+			return err
+		}
+		switch v {
+		case "session", "shared":
+		default:
+			return support.EnumError(p, "session, shared")
+		}
+		o.Isolation = v
 	}
 	return nil
 }
@@ -716,6 +762,14 @@ func (o *Policy) Lookup(pointer string) (any, bool) {
 	case "/browser/startup":
 		if o.Browser != nil && o.Browser.Startup != "" {
 			return o.Browser.Startup, true
+		}
+	case "/browser/isolation":
+		if o.Browser != nil && o.Browser.Isolation != "" {
+			return o.Browser.Isolation, true
+		}
+	case "/downloads":
+		if o.Downloads != "" {
+			return o.Downloads, true
 		}
 	case "/audit/path":
 		if o.Audit != nil && o.Audit.Path != "" {

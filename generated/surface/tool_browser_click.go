@@ -10,17 +10,17 @@ import (
 
 // BrowserClickArgs are the decoded arguments of browser_click.
 type BrowserClickArgs struct {
-	Target               string       `json:"target,omitempty"`                // Target.
-	Selector             *Selector    `json:"selector,omitempty"`              // By name.
-	View                 string       `json:"view,omitempty"`                  // View.
-	X                    *int         `json:"x,omitempty"`                     // px.
-	Y                    *int         `json:"y,omitempty"`                     // px.
-	Button               string       `json:"button"`                          // Button.
+	Target               string       `json:"target,omitempty"`                // From browser_inspect or browser_find; stale after a navigation.
+	Selector             *Selector    `json:"selector,omitempty"`              // A control by name and role, as inspect lists them.
+	View                 string       `json:"view,omitempty"`                  // From browser_screenshot.
+	X                    *int         `json:"x,omitempty"`                     // Pixels from the left of the view's image.
+	Y                    *int         `json:"y,omitempty"`                     // Pixels from the top of the view's image.
+	Button               string       `json:"button"`                          // Mouse button to press.
 	ClickCount           int          `json:"click_count"`                     // 2 double, 3 triple.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -52,10 +52,15 @@ func DecodeBrowserClick(d []byte) (*BrowserClickArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserClickArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [11]support.Span
-	if err := support.Members(d, p, browserClickKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, browserClickKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserClickKeysOmit)
 	if step {
 		if raw[7].Set() {
 			return support.StepForbidden(p, "tab")
@@ -271,11 +276,6 @@ func (o *BrowserClickArgs) decode(d []byte, p *support.Path, step bool, extra st
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -299,11 +299,6 @@ func (o *BrowserClickArgs) decode(d []byte, p *support.Path, step bool, extra st
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -361,7 +356,6 @@ type BrowserClickFacts struct {
 	Tab        string     `json:"tab"`                   // Tab.
 	Target     string     `json:"target,omitempty"`      // Target clicked.
 	View       string     `json:"view,omitempty"`        // View clicked in.
-	Element    *Element   `json:"element,omitempty"`     // Element acted on.
 	Activated  bool       `json:"activated"`             // Input was dispatched.
 	Landing    *Landing   `json:"landing,omitempty"`     // Committed navigation this call caused.
 	OpenedTabs []string   `json:"opened_tabs,omitempty"` // Tabs this call opened, now controlled.
@@ -409,3 +403,4 @@ var toolBrowserClick = &Tool{
 	Name:       "browser_click",
 	Title:      "Click",
 }
+var browserClickKeysOmit = []support.Omit{support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull, support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

@@ -10,14 +10,14 @@ import (
 
 // BrowserDiagnoseArgs are the decoded arguments of browser_diagnose.
 type BrowserDiagnoseArgs struct {
-	Source               string       `json:"source"`                          // Source.
-	Detail               string       `json:"detail"`                          // Detail.
-	Match                string       `json:"match,omitempty"`                 // Literal filter.
-	After                string       `json:"after,omitempty"`                 // A next_cursor.
-	Limit                int          `json:"limit"`                           // Max entries.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Source               string       `json:"source"`                          // Console, network, or both.
+	Detail               string       `json:"detail"`                          // problems: errors and failures only; all: every entry.
+	Match                string       `json:"match,omitempty"`                 // Keep only entries containing this text.
+	After                string       `json:"after,omitempty"`                 // next_cursor of the previous browser_diagnose, to continue.
+	Limit                int          `json:"limit"`                           // Most entries to return.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -48,10 +48,15 @@ func DecodeBrowserDiagnose(d []byte) (*BrowserDiagnoseArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserDiagnoseArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [8]support.Span
-	if err := support.Members(d, p, browserDiagnoseKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, browserDiagnoseKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserDiagnoseKeysOmit)
 	if step {
 		if raw[5].Set() {
 			return support.StepForbidden(p, "tab")
@@ -103,7 +108,7 @@ func (o *BrowserDiagnoseArgs) decode(d []byte, p *support.Path, step bool, extra
 	}
 	if r := raw[3]; r.Set() {
 		p := support.Key(p, "after")
-		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
+		v, err := support.DecString(d[r.Start:r.End], p, CursorCharsMin, CursorCharsMax)
 		if err != nil {
 			return err
 		}
@@ -148,11 +153,6 @@ func (o *BrowserDiagnoseArgs) decode(d []byte, p *support.Path, step bool, extra
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -176,11 +176,6 @@ func (o *BrowserDiagnoseArgs) decode(d []byte, p *support.Path, step bool, extra
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -289,3 +284,4 @@ var toolBrowserDiagnose = &Tool{
 	Name:       "browser_diagnose",
 	Title:      "Diagnose",
 }
+var browserDiagnoseKeysOmit = []support.Omit{support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

@@ -11,10 +11,10 @@ import (
 // BrowserDialogArgs are the decoded arguments of browser_dialog.
 type BrowserDialogArgs struct {
 	Action               string       `json:"action"`                          // What to do.
-	Text                 *string      `json:"text,omitempty"`                  // Prompt text.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Text                 *string      `json:"text,omitempty"`                  // Answer typed into a prompt dialog.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -48,10 +48,15 @@ func DecodeBrowserDialog(d []byte) (*BrowserDialogArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserDialogArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [5]support.Span
-	if err := support.Members(d, p, browserDialogKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, browserDialogKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserDialogKeysOmit)
 	if step {
 		if raw[2].Set() {
 			return support.StepForbidden(p, "tab")
@@ -135,11 +140,6 @@ func (o *BrowserDialogArgs) decode(d []byte, p *support.Path, step bool, extra s
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -163,11 +163,6 @@ func (o *BrowserDialogArgs) decode(d []byte, p *support.Path, step bool, extra s
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -270,3 +265,4 @@ var toolBrowserDialog = &Tool{
 	Name:       "browser_dialog",
 	Title:      "Dialog",
 }
+var browserDialogKeysOmit = []support.Omit{0, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

@@ -10,27 +10,29 @@ import (
 
 // BrowserDragArgs are the decoded arguments of browser_drag.
 type BrowserDragArgs struct {
-	SourceTarget         string       `json:"source_target,omitempty"`         // Drag this.
-	DestinationTarget    string       `json:"destination_target,omitempty"`    // Drop on this.
-	View                 string       `json:"view,omitempty"`                  // View.
-	StartX               *int         `json:"start_x,omitempty"`               // Image px.
-	StartY               *int         `json:"start_y,omitempty"`               // Image px.
-	EndX                 *int         `json:"end_x,omitempty"`                 // Image px.
-	EndY                 *int         `json:"end_y,omitempty"`                 // Image px.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	SourceTarget         string       `json:"source_target,omitempty"`         // Target handle to drag, from browser_inspect.
+	DestinationTarget    string       `json:"destination_target,omitempty"`    // Target handle to drop onto.
+	SourceSelector       *Selector    `json:"source_selector,omitempty"`       // The control to drag, by name and role.
+	DestinationSelector  *Selector    `json:"destination_selector,omitempty"`  // The control to drop onto, by name and role.
+	View                 string       `json:"view,omitempty"`                  // From browser_screenshot.
+	StartX               *int         `json:"start_x,omitempty"`               // Where the drag starts: pixels from the left of the view's image.
+	StartY               *int         `json:"start_y,omitempty"`               // Where the drag starts: pixels from the top.
+	EndX                 *int         `json:"end_x,omitempty"`                 // Where it drops: pixels from the left.
+	EndY                 *int         `json:"end_y,omitempty"`                 // Where it drops: pixels from the top.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
 // Branches of browser_drag, as Branch() reports them.
 const (
-	BrowserDragBranchTargets = "targets" // Target to target.
+	BrowserDragBranchTargets = "targets" // Target to target; each end a handle or a selector.
 	BrowserDragBranchPoints  = "points"  // Point to point in a view.
 )
 
-var browserDragKeys = []string{"source_target", "destination_target", "view", "start_x", "start_y", "end_x", "end_y", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
+var browserDragKeys = []string{"source_target", "destination_target", "source_selector", "destination_selector", "view", "start_x", "start_y", "end_x", "end_y", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserDrag decodes and validates browser_drag arguments, filling defaults.
 func DecodeBrowserDrag(d []byte) (*BrowserDragArgs, *DecodeError) {
@@ -44,18 +46,23 @@ func DecodeBrowserDrag(d []byte) (*BrowserDragArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
-	var raw [11]support.Span
-	if err := support.Members(d, p, browserDragKeys, raw[:], extra); err != nil {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
+	var raw [13]support.Span
+	if err := support.MembersIgnoring(d, p, browserDragKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserDragKeysOmit)
 	if step {
-		if raw[7].Set() {
+		if raw[9].Set() {
 			return support.StepForbidden(p, "tab")
 		}
-		if raw[9].Set() {
+		if raw[11].Set() {
 			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[10].Set() {
+		if raw[12].Set() {
 			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
@@ -66,6 +73,10 @@ func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra str
 			key = "source_target"
 		} else if raw[1].Set() {
 			key = "destination_target"
+		} else if raw[2].Set() {
+			key = "source_selector"
+		} else if raw[3].Set() {
+			key = "destination_selector"
 		}
 		if key != "" {
 			if sel != "" {
@@ -76,15 +87,15 @@ func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra str
 	}
 	{
 		key := ""
-		if raw[2].Set() {
+		if raw[4].Set() {
 			key = "view"
-		} else if raw[3].Set() {
-			key = "start_x"
-		} else if raw[4].Set() {
-			key = "start_y"
 		} else if raw[5].Set() {
-			key = "end_x"
+			key = "start_x"
 		} else if raw[6].Set() {
+			key = "start_y"
+		} else if raw[7].Set() {
+			key = "end_x"
+		} else if raw[8].Set() {
 			key = "end_y"
 		}
 		if key != "" {
@@ -100,42 +111,42 @@ func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra str
 	switch sel {
 	case BrowserDragBranchTargets:
 		o.branch = BrowserDragBranchTargets
-		if !raw[0].Set() {
-			return support.BranchRequired(p, "source_target", "targets")
+		if !raw[0].Set() && !raw[2].Set() {
+			return support.OneRequired(p, "source_target, source_selector", "targets")
 		}
-		if !raw[1].Set() {
-			return support.BranchRequired(p, "destination_target", "targets")
-		}
-		if raw[2].Set() {
-			return support.BranchForbidden(p, "view", "targets")
-		}
-		if raw[3].Set() {
-			return support.BranchForbidden(p, "start_x", "targets")
+		if !raw[1].Set() && !raw[3].Set() {
+			return support.OneRequired(p, "destination_target, destination_selector", "targets")
 		}
 		if raw[4].Set() {
-			return support.BranchForbidden(p, "start_y", "targets")
+			return support.BranchForbidden(p, "view", "targets")
 		}
 		if raw[5].Set() {
-			return support.BranchForbidden(p, "end_x", "targets")
+			return support.BranchForbidden(p, "start_x", "targets")
 		}
 		if raw[6].Set() {
+			return support.BranchForbidden(p, "start_y", "targets")
+		}
+		if raw[7].Set() {
+			return support.BranchForbidden(p, "end_x", "targets")
+		}
+		if raw[8].Set() {
 			return support.BranchForbidden(p, "end_y", "targets")
 		}
 	case BrowserDragBranchPoints:
 		o.branch = BrowserDragBranchPoints
-		if !raw[2].Set() {
+		if !raw[4].Set() {
 			return support.BranchRequired(p, "view", "points")
 		}
-		if !raw[3].Set() {
+		if !raw[5].Set() {
 			return support.BranchRequired(p, "start_x", "points")
 		}
-		if !raw[4].Set() {
+		if !raw[6].Set() {
 			return support.BranchRequired(p, "start_y", "points")
 		}
-		if !raw[5].Set() {
+		if !raw[7].Set() {
 			return support.BranchRequired(p, "end_x", "points")
 		}
-		if !raw[6].Set() {
+		if !raw[8].Set() {
 			return support.BranchRequired(p, "end_y", "points")
 		}
 		if raw[0].Set() {
@@ -143,6 +154,12 @@ func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra str
 		}
 		if raw[1].Set() {
 			return support.BranchForbidden(p, "destination_target", "points")
+		}
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "source_selector", "points")
+		}
+		if raw[3].Set() {
+			return support.BranchForbidden(p, "destination_selector", "points")
 		}
 	}
 	if r := raw[0]; r.Set() {
@@ -168,6 +185,22 @@ func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra str
 		o.DestinationTarget = v
 	}
 	if r := raw[2]; r.Set() {
+		p := support.Key(p, "source_selector")
+		v := new(Selector)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.SourceSelector = v
+	}
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "destination_selector")
+		v := new(Selector)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.DestinationSelector = v
+	}
+	if r := raw[4]; r.Set() {
 		p := support.Key(p, "view")
 		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
@@ -178,7 +211,7 @@ func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra str
 		}
 		o.View = v
 	}
-	if r := raw[3]; r.Set() {
+	if r := raw[5]; r.Set() {
 		p := support.Key(p, "start_x")
 		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
@@ -186,7 +219,7 @@ func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra str
 		}
 		o.StartX = &v
 	}
-	if r := raw[4]; r.Set() {
+	if r := raw[6]; r.Set() {
 		p := support.Key(p, "start_y")
 		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
@@ -194,7 +227,7 @@ func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra str
 		}
 		o.StartY = &v
 	}
-	if r := raw[5]; r.Set() {
+	if r := raw[7]; r.Set() {
 		p := support.Key(p, "end_x")
 		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
@@ -202,7 +235,7 @@ func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra str
 		}
 		o.EndX = &v
 	}
-	if r := raw[6]; r.Set() {
+	if r := raw[8]; r.Set() {
 		p := support.Key(p, "end_y")
 		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
@@ -210,7 +243,7 @@ func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra str
 		}
 		o.EndY = &v
 	}
-	if r := raw[7]; r.Set() {
+	if r := raw[9]; r.Set() {
 		p := support.Key(p, "tab")
 		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
@@ -221,7 +254,7 @@ func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra str
 		}
 		o.Tab = v
 	}
-	if r := raw[8]; r.Set() {
+	if r := raw[10]; r.Set() {
 		p := support.Key(p, "timeout_ms")
 		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
@@ -231,7 +264,7 @@ func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra str
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[9]; r.Set() {
+	if r := raw[11]; r.Set() {
 		p := support.Key(p, "restrict_hosts")
 		var items []string
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -246,11 +279,6 @@ func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra str
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -258,7 +286,7 @@ func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra str
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[10]; r.Set() {
+	if r := raw[12]; r.Set() {
 		p := support.Key(p, "restrict_capabilities")
 		var items []Capability
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -275,17 +303,18 @@ func (o *BrowserDragArgs) decode(d []byte, p *support.Path, step bool, extra str
 				}
 				item = Capability(v)
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
 			return err
 		}
 		o.RestrictCapabilities = items
+	}
+	if raw[0].Set() && raw[2].Set() {
+		return support.ConflictError(p, "source_target", "source_selector", "name the dragged element once")
+	}
+	if raw[1].Set() && raw[3].Set() {
+		return support.ConflictError(p, "destination_target", "destination_selector", "name the drop element once")
 	}
 	return nil
 }
@@ -379,3 +408,4 @@ var toolBrowserDrag = &Tool{
 	Name:       "browser_drag",
 	Title:      "Drag",
 }
+var browserDragKeysOmit = []support.Omit{support.OmitNull | support.OmitEmptyString, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull, support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

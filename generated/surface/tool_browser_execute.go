@@ -10,12 +10,12 @@ import (
 
 // BrowserExecuteArgs are the decoded arguments of browser_execute.
 type BrowserExecuteArgs struct {
-	Script               string       `json:"script"`                          // JavaScript.
-	MaxResultChars       int          `json:"max_result_chars"`                // Result cap.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Script               string       `json:"script"`                          // JavaScript run in the page; its value returns as JSON.
+	MaxResultChars       int          `json:"max_result_chars"`                // Longest result text returned.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -33,10 +33,15 @@ func DecodeBrowserExecute(d []byte) (*BrowserExecuteArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserExecuteArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [6]support.Span
-	if err := support.Members(d, p, browserExecuteKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, browserExecuteKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserExecuteKeysOmit)
 	if step {
 		if raw[2].Set() {
 			return support.StepForbidden(p, "tab")
@@ -105,11 +110,6 @@ func (o *BrowserExecuteArgs) decode(d []byte, p *support.Path, step bool, extra 
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -133,11 +133,6 @@ func (o *BrowserExecuteArgs) decode(d []byte, p *support.Path, step bool, extra 
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -241,3 +236,4 @@ var toolBrowserExecute = &Tool{
 	Name:       "browser_execute",
 	Title:      "Execute",
 }
+var browserExecuteKeysOmit = []support.Omit{0, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

@@ -10,16 +10,17 @@ import (
 
 // BrowserFillFormArgs are the decoded arguments of browser_fill_form.
 type BrowserFillFormArgs struct {
-	Fields               []*FormField `json:"fields"`                          // Fields to set.
-	SubmitTarget         string       `json:"submit_target,omitempty"`         // Submit via this.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Fields               []*FormField `json:"fields"`                          // Controls to set, each by target or selector, with its value.
+	SubmitTarget         string       `json:"submit_target,omitempty"`         // Target handle of the button clicked after filling.
+	SubmitSelector       *Selector    `json:"submit_selector,omitempty"`       // The button clicked after filling, by name and role.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
-var browserFillFormKeys = []string{"fields", "submit_target", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
+var browserFillFormKeys = []string{"fields", "submit_target", "submit_selector", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserFillForm decodes and validates browser_fill_form arguments, filling defaults.
 func DecodeBrowserFillForm(d []byte) (*BrowserFillFormArgs, *DecodeError) {
@@ -33,18 +34,23 @@ func DecodeBrowserFillForm(d []byte) (*BrowserFillFormArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserFillFormArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
-	var raw [6]support.Span
-	if err := support.Members(d, p, browserFillFormKeys, raw[:], extra); err != nil {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
+	var raw [7]support.Span
+	if err := support.MembersIgnoring(d, p, browserFillFormKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserFillFormKeysOmit)
 	if step {
-		if raw[2].Set() {
+		if raw[3].Set() {
 			return support.StepForbidden(p, "tab")
 		}
-		if raw[4].Set() {
+		if raw[5].Set() {
 			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[5].Set() {
+		if raw[6].Set() {
 			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
@@ -82,6 +88,14 @@ func (o *BrowserFillFormArgs) decode(d []byte, p *support.Path, step bool, extra
 		o.SubmitTarget = v
 	}
 	if r := raw[2]; r.Set() {
+		p := support.Key(p, "submit_selector")
+		v := new(Selector)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.SubmitSelector = v
+	}
+	if r := raw[3]; r.Set() {
 		p := support.Key(p, "tab")
 		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
@@ -92,7 +106,7 @@ func (o *BrowserFillFormArgs) decode(d []byte, p *support.Path, step bool, extra
 		}
 		o.Tab = v
 	}
-	if r := raw[3]; r.Set() {
+	if r := raw[4]; r.Set() {
 		p := support.Key(p, "timeout_ms")
 		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
@@ -102,7 +116,7 @@ func (o *BrowserFillFormArgs) decode(d []byte, p *support.Path, step bool, extra
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[4]; r.Set() {
+	if r := raw[5]; r.Set() {
 		p := support.Key(p, "restrict_hosts")
 		var items []string
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -117,11 +131,6 @@ func (o *BrowserFillFormArgs) decode(d []byte, p *support.Path, step bool, extra
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -129,7 +138,7 @@ func (o *BrowserFillFormArgs) decode(d []byte, p *support.Path, step bool, extra
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[5]; r.Set() {
+	if r := raw[6]; r.Set() {
 		p := support.Key(p, "restrict_capabilities")
 		var items []Capability
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -146,17 +155,15 @@ func (o *BrowserFillFormArgs) decode(d []byte, p *support.Path, step bool, extra
 				}
 				item = Capability(v)
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
 			return err
 		}
 		o.RestrictCapabilities = items
+	}
+	if raw[1].Set() && raw[2].Set() {
+		return support.ConflictError(p, "submit_target", "submit_selector", "name the submit control once")
 	}
 	return nil
 }
@@ -180,6 +187,9 @@ func (o *BrowserFillFormArgs) Branch() string {
 func (o *BrowserFillFormArgs) Needs() Needs {
 	n := Needs{Caps: CapRead | CapWrite}
 	if o.SubmitTarget != "" {
+		n.Caps |= CapAction
+	}
+	if o.SubmitSelector != nil {
 		n.Caps |= CapAction
 	}
 	return n
@@ -254,3 +264,4 @@ var toolBrowserFillForm = &Tool{
 	Name:       "browser_fill_form",
 	Title:      "Fill form",
 }
+var browserFillFormKeysOmit = []support.Omit{0, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

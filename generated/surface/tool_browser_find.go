@@ -10,12 +10,12 @@ import (
 
 // BrowserFindArgs are the decoded arguments of browser_find.
 type BrowserFindArgs struct {
-	Text                 string       `json:"text"`                            // Text.
-	Scope                string       `json:"scope"`                           // Match kind.
-	MaxResults           int          `json:"max_results"`                     // Max matches.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Text                 string       `json:"text"`                            // Words to look for in names and visible text.
+	Scope                string       `json:"scope"`                           // Match controls, text blocks, or any.
+	MaxResults           int          `json:"max_results"`                     // Most matches to return.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -40,10 +40,15 @@ func DecodeBrowserFind(d []byte) (*BrowserFindArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserFindArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [6]support.Span
-	if err := support.Members(d, p, browserFindKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, browserFindKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserFindKeysOmit)
 	if step {
 		if raw[3].Set() {
 			return support.StepForbidden(p, "tab")
@@ -117,11 +122,6 @@ func (o *BrowserFindArgs) decode(d []byte, p *support.Path, step bool, extra str
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -145,11 +145,6 @@ func (o *BrowserFindArgs) decode(d []byte, p *support.Path, step bool, extra str
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -254,3 +249,4 @@ var toolBrowserFind = &Tool{
 	Name:       "browser_find",
 	Title:      "Find",
 }
+var browserFindKeysOmit = []support.Omit{0, support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

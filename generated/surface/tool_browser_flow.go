@@ -10,13 +10,13 @@ import (
 
 // BrowserFlowArgs are the decoded arguments of browser_flow.
 type BrowserFlowArgs struct {
-	Steps                []*FlowStep  `json:"steps"`                           // Steps in order.
-	OnError              string       `json:"on_error"`                        // On failure.
-	DryRun               bool         `json:"dry_run"`                         // Validate only.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Steps                []*FlowStep  `json:"steps"`                           // Steps run in order, each a tool and its arguments.
+	OnError              string       `json:"on_error"`                        // After a failed step: stop, or continue.
+	DryRun               bool         `json:"dry_run"`                         // true: decode and check every step, run none.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -40,10 +40,15 @@ func DecodeBrowserFlow(d []byte) (*BrowserFlowArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserFlowArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [7]support.Span
-	if err := support.Members(d, p, browserFlowKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, browserFlowKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserFlowKeysOmit)
 	if step {
 		if raw[3].Set() {
 			return support.StepForbidden(p, "tab")
@@ -143,11 +148,6 @@ func (o *BrowserFlowArgs) decode(d []byte, p *support.Path, step bool, extra str
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -171,11 +171,6 @@ func (o *BrowserFlowArgs) decode(d []byte, p *support.Path, step bool, extra str
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -283,3 +278,4 @@ var toolBrowserFlow = &Tool{
 	Name:       "browser_flow",
 	Title:      "Flow",
 }
+var browserFlowKeysOmit = []support.Omit{0, support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

@@ -11,11 +11,11 @@ import (
 // BrowserHistoryArgs are the decoded arguments of browser_history.
 type BrowserHistoryArgs struct {
 	Action               string       `json:"action"`                          // back, forward or reload.
-	BypassCache          bool         `json:"bypass_cache,omitempty"`          // Reload only.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	BypassCache          bool         `json:"bypass_cache,omitempty"`          // Reload without the HTTP cache.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -47,10 +47,15 @@ func DecodeBrowserHistory(d []byte) (*BrowserHistoryArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserHistoryArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [6]support.Span
-	if err := support.Members(d, p, browserHistoryKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, browserHistoryKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserHistoryKeysOmit)
 	if step {
 		if raw[2].Set() {
 			return support.StepForbidden(p, "tab")
@@ -141,11 +146,6 @@ func (o *BrowserHistoryArgs) decode(d []byte, p *support.Path, step bool, extra 
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -169,11 +169,6 @@ func (o *BrowserHistoryArgs) decode(d []byte, p *support.Path, step bool, extra 
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -275,3 +270,4 @@ var toolBrowserHistory = &Tool{
 	Name:       "browser_history",
 	Title:      "History",
 }
+var browserHistoryKeysOmit = []support.Omit{0, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

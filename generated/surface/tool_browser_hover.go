@@ -10,15 +10,15 @@ import (
 
 // BrowserHoverArgs are the decoded arguments of browser_hover.
 type BrowserHoverArgs struct {
-	Target               string       `json:"target,omitempty"`                // Target.
-	Selector             *Selector    `json:"selector,omitempty"`              // By name.
-	View                 string       `json:"view,omitempty"`                  // View.
-	X                    *int         `json:"x,omitempty"`                     // px.
-	Y                    *int         `json:"y,omitempty"`                     // px.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Target               string       `json:"target,omitempty"`                // From browser_inspect or browser_find; stale after a navigation.
+	Selector             *Selector    `json:"selector,omitempty"`              // A control by name and role, as inspect lists them.
+	View                 string       `json:"view,omitempty"`                  // From browser_screenshot.
+	X                    *int         `json:"x,omitempty"`                     // Pixels from the left of the view's image.
+	Y                    *int         `json:"y,omitempty"`                     // Pixels from the top of the view's image.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -43,10 +43,15 @@ func DecodeBrowserHover(d []byte) (*BrowserHoverArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserHoverArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [9]support.Span
-	if err := support.Members(d, p, browserHoverKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, browserHoverKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserHoverKeysOmit)
 	if step {
 		if raw[5].Set() {
 			return support.StepForbidden(p, "tab")
@@ -237,11 +242,6 @@ func (o *BrowserHoverArgs) decode(d []byte, p *support.Path, step bool, extra st
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -265,11 +265,6 @@ func (o *BrowserHoverArgs) decode(d []byte, p *support.Path, step bool, extra st
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -325,7 +320,6 @@ type BrowserHoverFacts struct {
 	Tab        string     `json:"tab"`                   // Tab.
 	Target     string     `json:"target,omitempty"`      // Target hovered.
 	View       string     `json:"view,omitempty"`        // View hovered in.
-	Element    *Element   `json:"element,omitempty"`     // Element acted on.
 	Hovered    bool       `json:"hovered"`               // Pointer moved.
 	DialogType DialogType `json:"dialog_type,omitempty"` // Dialog the page opened during the call; it now blocks the page (browser_dialog answers it).
 }
@@ -371,3 +365,4 @@ var toolBrowserHover = &Tool{
 	Name:       "browser_hover",
 	Title:      "Hover",
 }
+var browserHoverKeysOmit = []support.Omit{support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

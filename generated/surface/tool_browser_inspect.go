@@ -11,12 +11,13 @@ import (
 // BrowserInspectArgs are the decoded arguments of browser_inspect.
 type BrowserInspectArgs struct {
 	Scope                string       `json:"scope"`                           // What to list.
-	Root                 string       `json:"root,omitempty"`                  // Document subtree.
-	MaxDepth             int          `json:"max_depth,omitempty"`             // Document depth.
-	MaxItems             int          `json:"max_items,omitempty"`             // Max items.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Root                 string       `json:"root,omitempty"`                  // Target handle whose subtree a document scope lists.
+	RootSelector         *Selector    `json:"root_selector,omitempty"`         // A control whose subtree a document scope lists, by name and role.
+	MaxDepth             int          `json:"max_depth,omitempty"`             // Levels of the document tree to list.
+	MaxItems             int          `json:"max_items,omitempty"`             // Most items to return.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -36,7 +37,7 @@ const (
 	BrowserInspectScopeDocument  = "document"
 )
 
-var browserInspectKeys = []string{"scope", "root", "max_depth", "max_items", "tab", "restrict_hosts", "restrict_capabilities"}
+var browserInspectKeys = []string{"scope", "root", "root_selector", "max_depth", "max_items", "tab", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserInspect decodes and validates browser_inspect arguments, filling defaults.
 func DecodeBrowserInspect(d []byte) (*BrowserInspectArgs, *DecodeError) {
@@ -50,18 +51,23 @@ func DecodeBrowserInspect(d []byte) (*BrowserInspectArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserInspectArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
-	var raw [7]support.Span
-	if err := support.Members(d, p, browserInspectKeys, raw[:], extra); err != nil {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
+	var raw [8]support.Span
+	if err := support.MembersIgnoring(d, p, browserInspectKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserInspectKeysOmit)
 	if step {
-		if raw[4].Set() {
+		if raw[5].Set() {
 			return support.StepForbidden(p, "tab")
 		}
-		if raw[5].Set() {
+		if raw[6].Set() {
 			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[6].Set() {
+		if raw[7].Set() {
 			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
@@ -87,6 +93,9 @@ func (o *BrowserInspectArgs) decode(d []byte, p *support.Path, step bool, extra 
 			return support.BranchForbidden(p, "root", "scope controls")
 		}
 		if raw[2].Set() {
+			return support.BranchForbidden(p, "root_selector", "scope controls")
+		}
+		if raw[3].Set() {
 			return support.BranchForbidden(p, "max_depth", "scope controls")
 		}
 	case BrowserInspectScopeStructure:
@@ -95,6 +104,9 @@ func (o *BrowserInspectArgs) decode(d []byte, p *support.Path, step bool, extra 
 			return support.BranchForbidden(p, "root", "scope structure")
 		}
 		if raw[2].Set() {
+			return support.BranchForbidden(p, "root_selector", "scope structure")
+		}
+		if raw[3].Set() {
 			return support.BranchForbidden(p, "max_depth", "scope structure")
 		}
 	case BrowserInspectScopeAll:
@@ -103,6 +115,9 @@ func (o *BrowserInspectArgs) decode(d []byte, p *support.Path, step bool, extra 
 			return support.BranchForbidden(p, "root", "scope all")
 		}
 		if raw[2].Set() {
+			return support.BranchForbidden(p, "root_selector", "scope all")
+		}
+		if raw[3].Set() {
 			return support.BranchForbidden(p, "max_depth", "scope all")
 		}
 	case BrowserInspectScopeDocument:
@@ -120,6 +135,14 @@ func (o *BrowserInspectArgs) decode(d []byte, p *support.Path, step bool, extra 
 		o.Root = v
 	}
 	if r := raw[2]; r.Set() {
+		p := support.Key(p, "root_selector")
+		v := new(Selector)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.RootSelector = v
+	}
+	if r := raw[3]; r.Set() {
 		p := support.Key(p, "max_depth")
 		v, err := support.DecInt(d[r.Start:r.End], p, InspectDepthMin, InspectDepthMax)
 		if err != nil {
@@ -132,7 +155,7 @@ func (o *BrowserInspectArgs) decode(d []byte, p *support.Path, step bool, extra 
 			o.MaxDepth = InspectDepthDefault
 		}
 	}
-	if r := raw[3]; r.Set() {
+	if r := raw[4]; r.Set() {
 		p := support.Key(p, "max_items")
 		v, err := support.DecInt(d[r.Start:r.End], p, InspectItemsMin, InspectItemsMax)
 		if err != nil {
@@ -145,7 +168,7 @@ func (o *BrowserInspectArgs) decode(d []byte, p *support.Path, step bool, extra 
 			o.MaxItems = InspectItemsDefault
 		}
 	}
-	if r := raw[4]; r.Set() {
+	if r := raw[5]; r.Set() {
 		p := support.Key(p, "tab")
 		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
@@ -156,7 +179,7 @@ func (o *BrowserInspectArgs) decode(d []byte, p *support.Path, step bool, extra 
 		}
 		o.Tab = v
 	}
-	if r := raw[5]; r.Set() {
+	if r := raw[6]; r.Set() {
 		p := support.Key(p, "restrict_hosts")
 		var items []string
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -171,11 +194,6 @@ func (o *BrowserInspectArgs) decode(d []byte, p *support.Path, step bool, extra 
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -183,7 +201,7 @@ func (o *BrowserInspectArgs) decode(d []byte, p *support.Path, step bool, extra 
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[6]; r.Set() {
+	if r := raw[7]; r.Set() {
 		p := support.Key(p, "restrict_capabilities")
 		var items []Capability
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -200,17 +218,15 @@ func (o *BrowserInspectArgs) decode(d []byte, p *support.Path, step bool, extra 
 				}
 				item = Capability(v)
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
 			return err
 		}
 		o.RestrictCapabilities = items
+	}
+	if raw[1].Set() && raw[2].Set() {
+		return support.ConflictError(p, "root", "root_selector", "name the subtree once")
 	}
 	return nil
 }
@@ -310,3 +326,4 @@ var toolBrowserInspect = &Tool{
 	Name:       "browser_inspect",
 	Title:      "Inspect",
 }
+var browserInspectKeysOmit = []support.Omit{support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

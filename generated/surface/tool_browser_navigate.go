@@ -10,14 +10,14 @@ import (
 
 // BrowserNavigateArgs are the decoded arguments of browser_navigate.
 type BrowserNavigateArgs struct {
-	URL                  string       `json:"url"`                             // http(s) URL.
+	URL                  string       `json:"url"`                             // Absolute http or https URL.
 	NewTab               bool         `json:"new_tab"`                         // Open a new tab.
 	Reuse                string       `json:"reuse"`                           // Adopt a same-host tab.
 	Beforeunload         string       `json:"beforeunload,omitempty"`          // Discard unsaved changes.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -46,10 +46,15 @@ func DecodeBrowserNavigate(d []byte) (*BrowserNavigateArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserNavigateArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [8]support.Span
-	if err := support.Members(d, p, browserNavigateKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, browserNavigateKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserNavigateKeysOmit)
 	if step {
 		if raw[4].Set() {
 			return support.StepForbidden(p, "tab")
@@ -149,11 +154,6 @@ func (o *BrowserNavigateArgs) decode(d []byte, p *support.Path, step bool, extra
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -177,11 +177,6 @@ func (o *BrowserNavigateArgs) decode(d []byte, p *support.Path, step bool, extra
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -296,3 +291,4 @@ var toolBrowserNavigate = &Tool{
 	Name:       "browser_navigate",
 	Title:      "Navigate",
 }
+var browserNavigateKeysOmit = []support.Omit{0, support.OmitNull, support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

@@ -10,15 +10,16 @@ import (
 
 // BrowserPressKeyArgs are the decoded arguments of browser_press_key.
 type BrowserPressKeyArgs struct {
-	Key                  string       `json:"key,omitempty"`                   // Char or key name.
-	Strokes              []string     `json:"strokes,omitempty"`               // Keys.
-	Repeat               int          `json:"repeat,omitempty"`                // Repeats.
-	Target               string       `json:"target,omitempty"`                // Focus first.
-	Modifiers            []string     `json:"modifiers,omitempty"`             // Modifiers.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Key                  string       `json:"key,omitempty"`                   // One character or a key name such as Enter.
+	Strokes              []string     `json:"strokes,omitempty"`               // Keys pressed in turn.
+	Repeat               int          `json:"repeat,omitempty"`                // Times to press the stroke list.
+	Target               string       `json:"target,omitempty"`                // Target handle to focus before pressing.
+	Selector             *Selector    `json:"selector,omitempty"`              // A control to focus before pressing, by name and role.
+	Modifiers            []string     `json:"modifiers,omitempty"`             // Keys held down meanwhile.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -28,7 +29,7 @@ const (
 	BrowserPressKeyBranchStrokes = "strokes" // A stroke list.
 )
 
-var browserPressKeyKeys = []string{"key", "strokes", "repeat", "target", "modifiers", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
+var browserPressKeyKeys = []string{"key", "strokes", "repeat", "target", "selector", "modifiers", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserPressKey decodes and validates browser_press_key arguments, filling defaults.
 func DecodeBrowserPressKey(d []byte) (*BrowserPressKeyArgs, *DecodeError) {
@@ -42,18 +43,23 @@ func DecodeBrowserPressKey(d []byte) (*BrowserPressKeyArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserPressKeyArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
-	var raw [9]support.Span
-	if err := support.Members(d, p, browserPressKeyKeys, raw[:], extra); err != nil {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
+	var raw [10]support.Span
+	if err := support.MembersIgnoring(d, p, browserPressKeyKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserPressKeyKeysOmit)
 	if step {
-		if raw[5].Set() {
+		if raw[6].Set() {
 			return support.StepForbidden(p, "tab")
 		}
-		if raw[7].Set() {
+		if raw[8].Set() {
 			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[8].Set() {
+		if raw[9].Set() {
 			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
@@ -164,6 +170,14 @@ func (o *BrowserPressKeyArgs) decode(d []byte, p *support.Path, step bool, extra
 		o.Target = v
 	}
 	if r := raw[4]; r.Set() {
+		p := support.Key(p, "selector")
+		v := new(Selector)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.Selector = v
+	}
+	if r := raw[5]; r.Set() {
 		p := support.Key(p, "modifiers")
 		var items []string
 		if err := support.DecArray(d[r.Start:r.End], p, 0, -1, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -192,7 +206,7 @@ func (o *BrowserPressKeyArgs) decode(d []byte, p *support.Path, step bool, extra
 		}
 		o.Modifiers = items
 	}
-	if r := raw[5]; r.Set() {
+	if r := raw[6]; r.Set() {
 		p := support.Key(p, "tab")
 		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
@@ -203,7 +217,7 @@ func (o *BrowserPressKeyArgs) decode(d []byte, p *support.Path, step bool, extra
 		}
 		o.Tab = v
 	}
-	if r := raw[6]; r.Set() {
+	if r := raw[7]; r.Set() {
 		p := support.Key(p, "timeout_ms")
 		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
@@ -213,7 +227,7 @@ func (o *BrowserPressKeyArgs) decode(d []byte, p *support.Path, step bool, extra
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[7]; r.Set() {
+	if r := raw[8]; r.Set() {
 		p := support.Key(p, "restrict_hosts")
 		var items []string
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -228,11 +242,6 @@ func (o *BrowserPressKeyArgs) decode(d []byte, p *support.Path, step bool, extra
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -240,7 +249,7 @@ func (o *BrowserPressKeyArgs) decode(d []byte, p *support.Path, step bool, extra
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[8]; r.Set() {
+	if r := raw[9]; r.Set() {
 		p := support.Key(p, "restrict_capabilities")
 		var items []Capability
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -257,17 +266,15 @@ func (o *BrowserPressKeyArgs) decode(d []byte, p *support.Path, step bool, extra
 				}
 				item = Capability(v)
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
 			return err
 		}
 		o.RestrictCapabilities = items
+	}
+	if raw[3].Set() && raw[4].Set() {
+		return support.ConflictError(p, "target", "selector", "name the element once")
 	}
 	return nil
 }
@@ -362,6 +369,7 @@ var toolBrowserPressKey = &Tool{
 	Name:       "browser_press_key",
 	Title:      "Press key",
 }
+var browserPressKeyKeysOmit = []support.Omit{support.OmitNull | support.OmitEmptyString, support.OmitNull | support.OmitEmptyArray, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}
 
 // Values of BrowserPressKeyModifiers.
 const (

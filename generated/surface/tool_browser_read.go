@@ -10,12 +10,13 @@ import (
 
 // BrowserReadArgs are the decoded arguments of browser_read.
 type BrowserReadArgs struct {
-	Target               string       `json:"target,omitempty"`                // Read this only.
-	Mode                 string       `json:"mode"`                            // Text source.
-	MaxChars             int          `json:"max_chars"`                       // Max characters.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Target               string       `json:"target,omitempty"`                // Target handle whose text alone to read.
+	Selector             *Selector    `json:"selector,omitempty"`              // A control whose text alone to read, by name and role.
+	Mode                 string       `json:"mode"`                            // article: the main content; visible: what is on screen.
+	MaxChars             int          `json:"max_chars"`                       // Longest text to return.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -25,7 +26,7 @@ const (
 	BrowserReadModeVisible = "visible"
 )
 
-var browserReadKeys = []string{"target", "mode", "max_chars", "tab", "restrict_hosts", "restrict_capabilities"}
+var browserReadKeys = []string{"target", "selector", "mode", "max_chars", "tab", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserRead decodes and validates browser_read arguments, filling defaults.
 func DecodeBrowserRead(d []byte) (*BrowserReadArgs, *DecodeError) {
@@ -39,18 +40,23 @@ func DecodeBrowserRead(d []byte) (*BrowserReadArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserReadArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
-	var raw [6]support.Span
-	if err := support.Members(d, p, browserReadKeys, raw[:], extra); err != nil {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
+	var raw [7]support.Span
+	if err := support.MembersIgnoring(d, p, browserReadKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserReadKeysOmit)
 	if step {
-		if raw[3].Set() {
+		if raw[4].Set() {
 			return support.StepForbidden(p, "tab")
 		}
-		if raw[4].Set() {
+		if raw[5].Set() {
 			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[5].Set() {
+		if raw[6].Set() {
 			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
@@ -66,6 +72,14 @@ func (o *BrowserReadArgs) decode(d []byte, p *support.Path, step bool, extra str
 		o.Target = v
 	}
 	if r := raw[1]; r.Set() {
+		p := support.Key(p, "selector")
+		v := new(Selector)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.Selector = v
+	}
+	if r := raw[2]; r.Set() {
 		p := support.Key(p, "mode")
 		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
@@ -80,7 +94,7 @@ func (o *BrowserReadArgs) decode(d []byte, p *support.Path, step bool, extra str
 	} else {
 		o.Mode = BrowserReadModeArticle
 	}
-	if r := raw[2]; r.Set() {
+	if r := raw[3]; r.Set() {
 		p := support.Key(p, "max_chars")
 		v, err := support.DecInt(d[r.Start:r.End], p, ReadCharsMin, ReadCharsMax)
 		if err != nil {
@@ -90,7 +104,7 @@ func (o *BrowserReadArgs) decode(d []byte, p *support.Path, step bool, extra str
 	} else {
 		o.MaxChars = ReadCharsDefault
 	}
-	if r := raw[3]; r.Set() {
+	if r := raw[4]; r.Set() {
 		p := support.Key(p, "tab")
 		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
@@ -101,7 +115,7 @@ func (o *BrowserReadArgs) decode(d []byte, p *support.Path, step bool, extra str
 		}
 		o.Tab = v
 	}
-	if r := raw[4]; r.Set() {
+	if r := raw[5]; r.Set() {
 		p := support.Key(p, "restrict_hosts")
 		var items []string
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -116,11 +130,6 @@ func (o *BrowserReadArgs) decode(d []byte, p *support.Path, step bool, extra str
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -128,7 +137,7 @@ func (o *BrowserReadArgs) decode(d []byte, p *support.Path, step bool, extra str
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[5]; r.Set() {
+	if r := raw[6]; r.Set() {
 		p := support.Key(p, "restrict_capabilities")
 		var items []Capability
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -145,17 +154,15 @@ func (o *BrowserReadArgs) decode(d []byte, p *support.Path, step bool, extra str
 				}
 				item = Capability(v)
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
 			return err
 		}
 		o.RestrictCapabilities = items
+	}
+	if raw[0].Set() && raw[1].Set() {
+		return support.ConflictError(p, "target", "selector", "name the element once")
 	}
 	return nil
 }
@@ -252,3 +259,4 @@ var toolBrowserRead = &Tool{
 	Name:       "browser_read",
 	Title:      "Read",
 }
+var browserReadKeysOmit = []support.Omit{support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

@@ -11,12 +11,13 @@ import (
 // BrowserRecordArgs are the decoded arguments of browser_record.
 type BrowserRecordArgs struct {
 	Action               string       `json:"action"`                          // What to do.
-	Recording            string       `json:"recording,omitempty"`             // Recording handle.
-	Target               string       `json:"target,omitempty"`                // File input; save only.
-	Download             bool         `json:"download,omitempty"`              // Download; save only.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Recording            string       `json:"recording,omitempty"`             // Recording handle from start; default: the tab's latest.
+	Target               string       `json:"target,omitempty"`                // Target handle of a file input to save into (save).
+	Selector             *Selector    `json:"selector,omitempty"`              // A file input to save into, by name (save).
+	Download             bool         `json:"download,omitempty"`              // true: save as a browser download (save).
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -38,7 +39,7 @@ const (
 	BrowserRecordActionDiscard = "discard"
 )
 
-var browserRecordKeys = []string{"action", "recording", "target", "download", "tab", "restrict_hosts", "restrict_capabilities"}
+var browserRecordKeys = []string{"action", "recording", "target", "selector", "download", "tab", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserRecord decodes and validates browser_record arguments, filling defaults.
 func DecodeBrowserRecord(d []byte) (*BrowserRecordArgs, *DecodeError) {
@@ -52,18 +53,23 @@ func DecodeBrowserRecord(d []byte) (*BrowserRecordArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserRecordArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
-	var raw [7]support.Span
-	if err := support.Members(d, p, browserRecordKeys, raw[:], extra); err != nil {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
+	var raw [8]support.Span
+	if err := support.MembersIgnoring(d, p, browserRecordKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserRecordKeysOmit)
 	if step {
-		if raw[4].Set() {
+		if raw[5].Set() {
 			return support.StepForbidden(p, "tab")
 		}
-		if raw[5].Set() {
+		if raw[6].Set() {
 			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[6].Set() {
+		if raw[7].Set() {
 			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
@@ -93,6 +99,9 @@ func (o *BrowserRecordArgs) decode(d []byte, p *support.Path, step bool, extra s
 			return support.BranchForbidden(p, "target", "action start")
 		}
 		if raw[3].Set() {
+			return support.BranchForbidden(p, "selector", "action start")
+		}
+		if raw[4].Set() {
 			return support.BranchForbidden(p, "download", "action start")
 		}
 	case BrowserRecordActionStatus:
@@ -101,6 +110,9 @@ func (o *BrowserRecordArgs) decode(d []byte, p *support.Path, step bool, extra s
 			return support.BranchForbidden(p, "target", "action status")
 		}
 		if raw[3].Set() {
+			return support.BranchForbidden(p, "selector", "action status")
+		}
+		if raw[4].Set() {
 			return support.BranchForbidden(p, "download", "action status")
 		}
 	case BrowserRecordActionStop:
@@ -109,6 +121,9 @@ func (o *BrowserRecordArgs) decode(d []byte, p *support.Path, step bool, extra s
 			return support.BranchForbidden(p, "target", "action stop")
 		}
 		if raw[3].Set() {
+			return support.BranchForbidden(p, "selector", "action stop")
+		}
+		if raw[4].Set() {
 			return support.BranchForbidden(p, "download", "action stop")
 		}
 	case BrowserRecordActionSave:
@@ -119,6 +134,9 @@ func (o *BrowserRecordArgs) decode(d []byte, p *support.Path, step bool, extra s
 			return support.BranchForbidden(p, "target", "action discard")
 		}
 		if raw[3].Set() {
+			return support.BranchForbidden(p, "selector", "action discard")
+		}
+		if raw[4].Set() {
 			return support.BranchForbidden(p, "download", "action discard")
 		}
 	}
@@ -145,6 +163,14 @@ func (o *BrowserRecordArgs) decode(d []byte, p *support.Path, step bool, extra s
 		o.Target = v
 	}
 	if r := raw[3]; r.Set() {
+		p := support.Key(p, "selector")
+		v := new(Selector)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.Selector = v
+	}
+	if r := raw[4]; r.Set() {
 		p := support.Key(p, "download")
 		v, err := support.DecTrue(d[r.Start:r.End], p)
 		if err != nil {
@@ -152,7 +178,7 @@ func (o *BrowserRecordArgs) decode(d []byte, p *support.Path, step bool, extra s
 		}
 		o.Download = v
 	}
-	if r := raw[4]; r.Set() {
+	if r := raw[5]; r.Set() {
 		p := support.Key(p, "tab")
 		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
@@ -163,7 +189,7 @@ func (o *BrowserRecordArgs) decode(d []byte, p *support.Path, step bool, extra s
 		}
 		o.Tab = v
 	}
-	if r := raw[5]; r.Set() {
+	if r := raw[6]; r.Set() {
 		p := support.Key(p, "restrict_hosts")
 		var items []string
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -178,11 +204,6 @@ func (o *BrowserRecordArgs) decode(d []byte, p *support.Path, step bool, extra s
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -190,7 +211,7 @@ func (o *BrowserRecordArgs) decode(d []byte, p *support.Path, step bool, extra s
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[6]; r.Set() {
+	if r := raw[7]; r.Set() {
 		p := support.Key(p, "restrict_capabilities")
 		var items []Capability
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -207,11 +228,6 @@ func (o *BrowserRecordArgs) decode(d []byte, p *support.Path, step bool, extra s
 				}
 				item = Capability(v)
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -219,8 +235,14 @@ func (o *BrowserRecordArgs) decode(d []byte, p *support.Path, step bool, extra s
 		}
 		o.RestrictCapabilities = items
 	}
-	if raw[2].Set() && raw[3].Set() {
+	if raw[2].Set() && raw[4].Set() {
 		return support.ConflictError(p, "target", "download", "one replay goes to one place")
+	}
+	if raw[3].Set() && raw[4].Set() {
+		return support.ConflictError(p, "selector", "download", "one replay goes to one place")
+	}
+	if raw[2].Set() && raw[3].Set() {
+		return support.ConflictError(p, "target", "selector", "name the file input once")
 	}
 	return nil
 }
@@ -247,6 +269,9 @@ func (o *BrowserRecordArgs) Needs() Needs {
 	case BrowserRecordBranchSave:
 		n.Caps = CapRead
 		if o.Target != "" {
+			n.Caps = CapWrite
+		}
+		if o.Selector != nil {
 			n.Caps = CapWrite
 		}
 	}
@@ -329,3 +354,4 @@ var toolBrowserRecord = &Tool{
 	Name:       "browser_record",
 	Title:      "Record",
 }
+var browserRecordKeysOmit = []support.Omit{0, support.OmitNull | support.OmitEmptyString, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitFalse, support.OmitNull | support.OmitEmptyString, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

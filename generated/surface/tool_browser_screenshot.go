@@ -10,17 +10,18 @@ import (
 
 // BrowserScreenshotArgs are the decoded arguments of browser_screenshot.
 type BrowserScreenshotArgs struct {
-	FullPage             bool         `json:"full_page,omitempty"`             // Whole page.
-	Target               string       `json:"target,omitempty"`                // Target.
-	View                 string       `json:"view,omitempty"`                  // Source view.
-	X                    *int         `json:"x,omitempty"`                     // Region left px.
-	Y                    *int         `json:"y,omitempty"`                     // Region top px.
-	Width                *int         `json:"width,omitempty"`                 // Width px.
-	Height               *int         `json:"height,omitempty"`                // Height px.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	FullPage             bool         `json:"full_page,omitempty"`             // true: capture the whole page.
+	Target               string       `json:"target,omitempty"`                // Target handle to capture alone.
+	Selector             *Selector    `json:"selector,omitempty"`              // A control to capture alone, by name and role.
+	View                 string       `json:"view,omitempty"`                  // View handle to magnify a region of.
+	X                    *int         `json:"x,omitempty"`                     // Region's left edge, in the view's image pixels.
+	Y                    *int         `json:"y,omitempty"`                     // Region's top edge, in image pixels.
+	Width                *int         `json:"width,omitempty"`                 // Region width in the view's image pixels.
+	Height               *int         `json:"height,omitempty"`                // Region height in image pixels.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -28,11 +29,11 @@ type BrowserScreenshotArgs struct {
 const (
 	BrowserScreenshotBranchViewport = "viewport"  // The viewport.
 	BrowserScreenshotBranchFullPage = "full_page" // The whole page.
-	BrowserScreenshotBranchTarget   = "target"    // One target.
+	BrowserScreenshotBranchTarget   = "target"    // One target, by handle or selector.
 	BrowserScreenshotBranchRegion   = "region"    // A rectangle inside a current view, magnified.
 )
 
-var browserScreenshotKeys = []string{"full_page", "target", "view", "x", "y", "width", "height", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
+var browserScreenshotKeys = []string{"full_page", "target", "selector", "view", "x", "y", "width", "height", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserScreenshot decodes and validates browser_screenshot arguments, filling defaults.
 func DecodeBrowserScreenshot(d []byte) (*BrowserScreenshotArgs, *DecodeError) {
@@ -46,18 +47,23 @@ func DecodeBrowserScreenshot(d []byte) (*BrowserScreenshotArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
-	var raw [11]support.Span
-	if err := support.Members(d, p, browserScreenshotKeys, raw[:], extra); err != nil {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
+	var raw [12]support.Span
+	if err := support.MembersIgnoring(d, p, browserScreenshotKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserScreenshotKeysOmit)
 	if step {
-		if raw[7].Set() {
+		if raw[8].Set() {
 			return support.StepForbidden(p, "tab")
 		}
-		if raw[9].Set() {
+		if raw[10].Set() {
 			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[10].Set() {
+		if raw[11].Set() {
 			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
@@ -78,6 +84,8 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 		key := ""
 		if raw[1].Set() {
 			key = "target"
+		} else if raw[2].Set() {
+			key = "selector"
 		}
 		if key != "" {
 			if sel != "" {
@@ -88,15 +96,15 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 	}
 	{
 		key := ""
-		if raw[2].Set() {
+		if raw[3].Set() {
 			key = "view"
-		} else if raw[3].Set() {
-			key = "x"
 		} else if raw[4].Set() {
-			key = "y"
+			key = "x"
 		} else if raw[5].Set() {
-			key = "width"
+			key = "y"
 		} else if raw[6].Set() {
+			key = "width"
+		} else if raw[7].Set() {
 			key = "height"
 		}
 		if key != "" {
@@ -119,18 +127,21 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 			return support.BranchForbidden(p, "target", "viewport")
 		}
 		if raw[2].Set() {
-			return support.BranchForbidden(p, "view", "viewport")
+			return support.BranchForbidden(p, "selector", "viewport")
 		}
 		if raw[3].Set() {
-			return support.BranchForbidden(p, "x", "viewport")
+			return support.BranchForbidden(p, "view", "viewport")
 		}
 		if raw[4].Set() {
-			return support.BranchForbidden(p, "y", "viewport")
+			return support.BranchForbidden(p, "x", "viewport")
 		}
 		if raw[5].Set() {
-			return support.BranchForbidden(p, "width", "viewport")
+			return support.BranchForbidden(p, "y", "viewport")
 		}
 		if raw[6].Set() {
+			return support.BranchForbidden(p, "width", "viewport")
+		}
+		if raw[7].Set() {
 			return support.BranchForbidden(p, "height", "viewport")
 		}
 	case BrowserScreenshotBranchFullPage:
@@ -142,58 +153,58 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 			return support.BranchForbidden(p, "target", "full_page")
 		}
 		if raw[2].Set() {
-			return support.BranchForbidden(p, "view", "full_page")
+			return support.BranchForbidden(p, "selector", "full_page")
 		}
 		if raw[3].Set() {
-			return support.BranchForbidden(p, "x", "full_page")
+			return support.BranchForbidden(p, "view", "full_page")
 		}
 		if raw[4].Set() {
-			return support.BranchForbidden(p, "y", "full_page")
+			return support.BranchForbidden(p, "x", "full_page")
 		}
 		if raw[5].Set() {
-			return support.BranchForbidden(p, "width", "full_page")
+			return support.BranchForbidden(p, "y", "full_page")
 		}
 		if raw[6].Set() {
+			return support.BranchForbidden(p, "width", "full_page")
+		}
+		if raw[7].Set() {
 			return support.BranchForbidden(p, "height", "full_page")
 		}
 	case BrowserScreenshotBranchTarget:
 		o.branch = BrowserScreenshotBranchTarget
-		if !raw[1].Set() {
-			return support.BranchRequired(p, "target", "target")
-		}
 		if raw[0].Set() {
 			return support.BranchForbidden(p, "full_page", "target")
 		}
-		if raw[2].Set() {
+		if raw[3].Set() {
 			return support.BranchForbidden(p, "view", "target")
 		}
-		if raw[3].Set() {
+		if raw[4].Set() {
 			return support.BranchForbidden(p, "x", "target")
 		}
-		if raw[4].Set() {
+		if raw[5].Set() {
 			return support.BranchForbidden(p, "y", "target")
 		}
-		if raw[5].Set() {
+		if raw[6].Set() {
 			return support.BranchForbidden(p, "width", "target")
 		}
-		if raw[6].Set() {
+		if raw[7].Set() {
 			return support.BranchForbidden(p, "height", "target")
 		}
 	case BrowserScreenshotBranchRegion:
 		o.branch = BrowserScreenshotBranchRegion
-		if !raw[2].Set() {
+		if !raw[3].Set() {
 			return support.BranchRequired(p, "view", "region")
 		}
-		if !raw[3].Set() {
+		if !raw[4].Set() {
 			return support.BranchRequired(p, "x", "region")
 		}
-		if !raw[4].Set() {
+		if !raw[5].Set() {
 			return support.BranchRequired(p, "y", "region")
 		}
-		if !raw[5].Set() {
+		if !raw[6].Set() {
 			return support.BranchRequired(p, "width", "region")
 		}
-		if !raw[6].Set() {
+		if !raw[7].Set() {
 			return support.BranchRequired(p, "height", "region")
 		}
 		if raw[0].Set() {
@@ -201,6 +212,9 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 		}
 		if raw[1].Set() {
 			return support.BranchForbidden(p, "target", "region")
+		}
+		if raw[2].Set() {
+			return support.BranchForbidden(p, "selector", "region")
 		}
 	}
 	if r := raw[0]; r.Set() {
@@ -223,6 +237,14 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 		o.Target = v
 	}
 	if r := raw[2]; r.Set() {
+		p := support.Key(p, "selector")
+		v := new(Selector)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.Selector = v
+	}
+	if r := raw[3]; r.Set() {
 		p := support.Key(p, "view")
 		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
@@ -233,7 +255,7 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 		}
 		o.View = v
 	}
-	if r := raw[3]; r.Set() {
+	if r := raw[4]; r.Set() {
 		p := support.Key(p, "x")
 		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
@@ -241,7 +263,7 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 		}
 		o.X = &v
 	}
-	if r := raw[4]; r.Set() {
+	if r := raw[5]; r.Set() {
 		p := support.Key(p, "y")
 		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
@@ -249,7 +271,7 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 		}
 		o.Y = &v
 	}
-	if r := raw[5]; r.Set() {
+	if r := raw[6]; r.Set() {
 		p := support.Key(p, "width")
 		v, err := support.DecInt(d[r.Start:r.End], p, RegionSizeMin, RegionSizeMax)
 		if err != nil {
@@ -257,7 +279,7 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 		}
 		o.Width = &v
 	}
-	if r := raw[6]; r.Set() {
+	if r := raw[7]; r.Set() {
 		p := support.Key(p, "height")
 		v, err := support.DecInt(d[r.Start:r.End], p, RegionSizeMin, RegionSizeMax)
 		if err != nil {
@@ -265,7 +287,7 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 		}
 		o.Height = &v
 	}
-	if r := raw[7]; r.Set() {
+	if r := raw[8]; r.Set() {
 		p := support.Key(p, "tab")
 		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
@@ -276,7 +298,7 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 		}
 		o.Tab = v
 	}
-	if r := raw[8]; r.Set() {
+	if r := raw[9]; r.Set() {
 		p := support.Key(p, "timeout_ms")
 		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
@@ -286,7 +308,7 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[9]; r.Set() {
+	if r := raw[10]; r.Set() {
 		p := support.Key(p, "restrict_hosts")
 		var items []string
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -301,11 +323,6 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -313,7 +330,7 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[10]; r.Set() {
+	if r := raw[11]; r.Set() {
 		p := support.Key(p, "restrict_capabilities")
 		var items []Capability
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -330,17 +347,15 @@ func (o *BrowserScreenshotArgs) decode(d []byte, p *support.Path, step bool, ext
 				}
 				item = Capability(v)
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
 			return err
 		}
 		o.RestrictCapabilities = items
+	}
+	if raw[1].Set() && raw[2].Set() {
+		return support.ConflictError(p, "target", "selector", "name the element once")
 	}
 	return nil
 }
@@ -435,3 +450,4 @@ var toolBrowserScreenshot = &Tool{
 	Name:       "browser_screenshot",
 	Title:      "Screenshot",
 }
+var browserScreenshotKeysOmit = []support.Omit{support.OmitNull | support.OmitFalse, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull, support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

@@ -10,23 +10,24 @@ import (
 
 // BrowserScrollArgs are the decoded arguments of browser_scroll.
 type BrowserScrollArgs struct {
-	Target               string       `json:"target,omitempty"`                // Reveal this.
-	Direction            string       `json:"direction,omitempty"`             // Direction.
+	Target               string       `json:"target,omitempty"`                // Target handle to scroll into view.
+	Selector             *Selector    `json:"selector,omitempty"`              // A control to scroll into view, by name and role.
+	Direction            string       `json:"direction,omitempty"`             // Which way to scroll.
 	Amount               string       `json:"amount,omitempty"`                // How far.
-	View                 string       `json:"view,omitempty"`                  // View.
-	X                    *int         `json:"x,omitempty"`                     // px.
-	Y                    *int         `json:"y,omitempty"`                     // px.
-	Ticks                *int         `json:"ticks,omitempty"`                 // Wheel ticks.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	View                 string       `json:"view,omitempty"`                  // From browser_screenshot.
+	X                    *int         `json:"x,omitempty"`                     // Pixels from the left of the view's image.
+	Y                    *int         `json:"y,omitempty"`                     // Pixels from the top of the view's image.
+	Ticks                *int         `json:"ticks,omitempty"`                 // Mouse wheel notches to turn.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
 // Branches of browser_scroll, as Branch() reports them.
 const (
-	BrowserScrollBranchReveal = "reveal" // Reveal a target.
+	BrowserScrollBranchReveal = "reveal" // Reveal a target, by handle or selector.
 	BrowserScrollBranchAmount = "amount" // Scroll the page.
 	BrowserScrollBranchWheel  = "wheel"  // Wheel at a view point.
 )
@@ -47,7 +48,7 @@ const (
 	BrowserScrollAmountPage   = "page"
 )
 
-var browserScrollKeys = []string{"target", "direction", "amount", "view", "x", "y", "ticks", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
+var browserScrollKeys = []string{"target", "selector", "direction", "amount", "view", "x", "y", "ticks", "tab", "timeout_ms", "restrict_hosts", "restrict_capabilities"}
 
 // DecodeBrowserScroll decodes and validates browser_scroll arguments, filling defaults.
 func DecodeBrowserScroll(d []byte) (*BrowserScrollArgs, *DecodeError) {
@@ -61,18 +62,23 @@ func DecodeBrowserScroll(d []byte) (*BrowserScrollArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
-	var raw [11]support.Span
-	if err := support.Members(d, p, browserScrollKeys, raw[:], extra); err != nil {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
+	var raw [12]support.Span
+	if err := support.MembersIgnoring(d, p, browserScrollKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserScrollKeysOmit)
 	if step {
-		if raw[7].Set() {
+		if raw[8].Set() {
 			return support.StepForbidden(p, "tab")
 		}
-		if raw[9].Set() {
+		if raw[10].Set() {
 			return support.StepForbidden(p, "restrict_hosts")
 		}
-		if raw[10].Set() {
+		if raw[11].Set() {
 			return support.StepForbidden(p, "restrict_capabilities")
 		}
 	}
@@ -81,6 +87,8 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 		key := ""
 		if raw[0].Set() {
 			key = "target"
+		} else if raw[1].Set() {
+			key = "selector"
 		}
 		if key != "" {
 			if sel != "" {
@@ -91,13 +99,13 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 	}
 	{
 		key := ""
-		if raw[3].Set() {
+		if raw[4].Set() {
 			key = "view"
-		} else if raw[4].Set() {
-			key = "x"
 		} else if raw[5].Set() {
-			key = "y"
+			key = "x"
 		} else if raw[6].Set() {
+			key = "y"
+		} else if raw[7].Set() {
 			key = "ticks"
 		}
 		if key != "" {
@@ -113,25 +121,22 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 	switch sel {
 	case BrowserScrollBranchReveal:
 		o.branch = BrowserScrollBranchReveal
-		if !raw[0].Set() {
-			return support.BranchRequired(p, "target", "reveal")
-		}
-		if raw[1].Set() {
+		if raw[2].Set() {
 			return support.BranchForbidden(p, "direction", "reveal")
 		}
-		if raw[2].Set() {
+		if raw[3].Set() {
 			return support.BranchForbidden(p, "amount", "reveal")
 		}
-		if raw[3].Set() {
+		if raw[4].Set() {
 			return support.BranchForbidden(p, "view", "reveal")
 		}
-		if raw[4].Set() {
+		if raw[5].Set() {
 			return support.BranchForbidden(p, "x", "reveal")
 		}
-		if raw[5].Set() {
+		if raw[6].Set() {
 			return support.BranchForbidden(p, "y", "reveal")
 		}
-		if raw[6].Set() {
+		if raw[7].Set() {
 			return support.BranchForbidden(p, "ticks", "reveal")
 		}
 	case BrowserScrollBranchAmount:
@@ -139,36 +144,42 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 		if raw[0].Set() {
 			return support.BranchForbidden(p, "target", "amount")
 		}
-		if raw[3].Set() {
-			return support.BranchForbidden(p, "view", "amount")
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "selector", "amount")
 		}
 		if raw[4].Set() {
-			return support.BranchForbidden(p, "x", "amount")
+			return support.BranchForbidden(p, "view", "amount")
 		}
 		if raw[5].Set() {
-			return support.BranchForbidden(p, "y", "amount")
+			return support.BranchForbidden(p, "x", "amount")
 		}
 		if raw[6].Set() {
+			return support.BranchForbidden(p, "y", "amount")
+		}
+		if raw[7].Set() {
 			return support.BranchForbidden(p, "ticks", "amount")
 		}
 	case BrowserScrollBranchWheel:
 		o.branch = BrowserScrollBranchWheel
-		if !raw[3].Set() {
+		if !raw[4].Set() {
 			return support.BranchRequired(p, "view", "wheel")
 		}
-		if !raw[4].Set() {
+		if !raw[5].Set() {
 			return support.BranchRequired(p, "x", "wheel")
 		}
-		if !raw[5].Set() {
+		if !raw[6].Set() {
 			return support.BranchRequired(p, "y", "wheel")
 		}
-		if !raw[6].Set() {
+		if !raw[7].Set() {
 			return support.BranchRequired(p, "ticks", "wheel")
 		}
 		if raw[0].Set() {
 			return support.BranchForbidden(p, "target", "wheel")
 		}
-		if raw[2].Set() {
+		if raw[1].Set() {
+			return support.BranchForbidden(p, "selector", "wheel")
+		}
+		if raw[3].Set() {
 			return support.BranchForbidden(p, "amount", "wheel")
 		}
 	}
@@ -184,6 +195,14 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 		o.Target = v
 	}
 	if r := raw[1]; r.Set() {
+		p := support.Key(p, "selector")
+		v := new(Selector)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.Selector = v
+	}
+	if r := raw[2]; r.Set() {
 		switch o.branch {
 		case BrowserScrollBranchWheel:
 			p := support.Key(p, "direction")
@@ -216,7 +235,7 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 			o.Direction = BrowserScrollDirectionDown
 		}
 	}
-	if r := raw[2]; r.Set() {
+	if r := raw[3]; r.Set() {
 		p := support.Key(p, "amount")
 		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
@@ -234,7 +253,7 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 			o.Amount = BrowserScrollAmountMedium
 		}
 	}
-	if r := raw[3]; r.Set() {
+	if r := raw[4]; r.Set() {
 		p := support.Key(p, "view")
 		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
@@ -245,7 +264,7 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 		}
 		o.View = v
 	}
-	if r := raw[4]; r.Set() {
+	if r := raw[5]; r.Set() {
 		p := support.Key(p, "x")
 		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
@@ -253,7 +272,7 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 		}
 		o.X = &v
 	}
-	if r := raw[5]; r.Set() {
+	if r := raw[6]; r.Set() {
 		p := support.Key(p, "y")
 		v, err := support.DecInt(d[r.Start:r.End], p, ImageCoordinateMin, ImageCoordinateMax)
 		if err != nil {
@@ -261,7 +280,7 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 		}
 		o.Y = &v
 	}
-	if r := raw[6]; r.Set() {
+	if r := raw[7]; r.Set() {
 		p := support.Key(p, "ticks")
 		v, err := support.DecInt(d[r.Start:r.End], p, WheelTicksMin, WheelTicksMax)
 		if err != nil {
@@ -269,7 +288,7 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 		}
 		o.Ticks = &v
 	}
-	if r := raw[7]; r.Set() {
+	if r := raw[8]; r.Set() {
 		p := support.Key(p, "tab")
 		v, err := support.DecString(d[r.Start:r.End], p, HandleCharsMin, HandleCharsMax)
 		if err != nil {
@@ -280,7 +299,7 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 		}
 		o.Tab = v
 	}
-	if r := raw[8]; r.Set() {
+	if r := raw[9]; r.Set() {
 		p := support.Key(p, "timeout_ms")
 		v, err := support.DecInt(d[r.Start:r.End], p, TimeoutMsMin, TimeoutMsMax)
 		if err != nil {
@@ -290,7 +309,7 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 	} else {
 		o.TimeoutMs = TimeoutMsDefault
 	}
-	if r := raw[9]; r.Set() {
+	if r := raw[10]; r.Set() {
 		p := support.Key(p, "restrict_hosts")
 		var items []string
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -305,11 +324,6 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -317,7 +331,7 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 		}
 		o.RestrictHosts = items
 	}
-	if r := raw[10]; r.Set() {
+	if r := raw[11]; r.Set() {
 		p := support.Key(p, "restrict_capabilities")
 		var items []Capability
 		if err := support.DecArray(d[r.Start:r.End], p, RestrictItemsMin, RestrictItemsMax, func(i int, raw []byte, p *support.Path) *support.Error {
@@ -334,17 +348,15 @@ func (o *BrowserScrollArgs) decode(d []byte, p *support.Path, step bool, extra s
 				}
 				item = Capability(v)
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
 			return err
 		}
 		o.RestrictCapabilities = items
+	}
+	if raw[0].Set() && raw[1].Set() {
+		return support.ConflictError(p, "target", "selector", "name the element once")
 	}
 	return nil
 }
@@ -439,6 +451,7 @@ var toolBrowserScroll = &Tool{
 	Name:       "browser_scroll",
 	Title:      "Scroll",
 }
+var browserScrollKeysOmit = []support.Omit{support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}
 
 // Values of BrowserScrollWheelDirection.
 const (

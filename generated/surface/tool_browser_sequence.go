@@ -11,10 +11,10 @@ import (
 // BrowserSequenceArgs are the decoded arguments of browser_sequence.
 type BrowserSequenceArgs struct {
 	Steps                []*SequenceStep `json:"steps"`                           // Steps in order.
-	Tab                  string          `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int             `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string        `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability    `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Tab                  string          `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	TimeoutMs            int             `json:"timeout_ms"`                      // Give up after these ms.
+	RestrictHosts        []string        `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability    `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -32,10 +32,15 @@ func DecodeBrowserSequence(d []byte) (*BrowserSequenceArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserSequenceArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [5]support.Span
-	if err := support.Members(d, p, browserSequenceKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, browserSequenceKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserSequenceKeysOmit)
 	if step {
 		if raw[1].Set() {
 			return support.StepForbidden(p, "tab")
@@ -105,11 +110,6 @@ func (o *BrowserSequenceArgs) decode(d []byte, p *support.Path, step bool, extra
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -133,11 +133,6 @@ func (o *BrowserSequenceArgs) decode(d []byte, p *support.Path, step bool, extra
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -241,3 +236,4 @@ var toolBrowserSequence = &Tool{
 	Name:       "browser_sequence",
 	Title:      "Sequence",
 }
+var browserSequenceKeysOmit = []support.Omit{0, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

@@ -11,9 +11,9 @@ import (
 // BrowserTabsArgs are the decoded arguments of browser_tabs.
 type BrowserTabsArgs struct {
 	Action               string       `json:"action"`                          // list, focus or close.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab handle.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Tab                  string       `json:"tab,omitempty"`                   // Tab handle from browser_tabs list.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -45,10 +45,15 @@ func DecodeBrowserTabs(d []byte) (*BrowserTabsArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserTabsArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [4]support.Span
-	if err := support.Members(d, p, browserTabsKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, browserTabsKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserTabsKeysOmit)
 	if step {
 		if raw[1].Set() {
 			return support.StepForbidden(p, "tab")
@@ -119,11 +124,6 @@ func (o *BrowserTabsArgs) decode(d []byte, p *support.Path, step bool, extra str
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -147,11 +147,6 @@ func (o *BrowserTabsArgs) decode(d []byte, p *support.Path, step bool, extra str
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -257,3 +252,4 @@ var toolBrowserTabs = &Tool{
 	Name:       "browser_tabs",
 	Title:      "Tabs",
 }
+var browserTabsKeysOmit = []support.Omit{0, support.OmitNull | support.OmitEmptyString, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

@@ -10,15 +10,15 @@ import (
 
 // BrowserTypeTextArgs are the decoded arguments of browser_type_text.
 type BrowserTypeTextArgs struct {
-	Target               string       `json:"target,omitempty"`                // Target.
-	Selector             *Selector    `json:"selector,omitempty"`              // By name.
-	Focused              bool         `json:"focused,omitempty"`               // Focused control.
-	Text                 string       `json:"text"`                            // Text.
-	ClearFirst           bool         `json:"clear_first"`                     // Clear first.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Target               string       `json:"target,omitempty"`                // From browser_inspect or browser_find; stale after a navigation.
+	Selector             *Selector    `json:"selector,omitempty"`              // A control by name and role, as inspect lists them.
+	Focused              bool         `json:"focused,omitempty"`               // true: type into whatever has focus.
+	Text                 string       `json:"text"`                            // Characters to type, as real key events.
+	ClearFirst           bool         `json:"clear_first"`                     // Empty the field before typing.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -43,10 +43,15 @@ func DecodeBrowserTypeText(d []byte) (*BrowserTypeTextArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserTypeTextArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [9]support.Span
-	if err := support.Members(d, p, browserTypeTextKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, browserTypeTextKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserTypeTextKeysOmit)
 	if step {
 		if raw[5].Set() {
 			return support.StepForbidden(p, "tab")
@@ -217,11 +222,6 @@ func (o *BrowserTypeTextArgs) decode(d []byte, p *support.Path, step bool, extra
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -245,11 +245,6 @@ func (o *BrowserTypeTextArgs) decode(d []byte, p *support.Path, step bool, extra
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -308,7 +303,6 @@ func (o *BrowserTypeTextArgs) SetTab(tab string) {
 type BrowserTypeTextFacts struct {
 	Tab            string     `json:"tab"`                   // Tab.
 	Target         string     `json:"target"`                // Target typed into.
-	Element        *Element   `json:"element,omitempty"`     // Element acted on.
 	Typed          bool       `json:"typed"`                 // All characters dispatched.
 	CharacterCount int        `json:"character_count"`       // Characters dispatched.
 	Landing        *Landing   `json:"landing,omitempty"`     // Committed navigation this call caused.
@@ -357,3 +351,4 @@ var toolBrowserTypeText = &Tool{
 	Name:       "browser_type_text",
 	Title:      "Type text",
 }
+var browserTypeTextKeysOmit = []support.Omit{support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitFalse, 0, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

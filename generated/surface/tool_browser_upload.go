@@ -10,18 +10,18 @@ import (
 
 // BrowserUploadArgs are the decoded arguments of browser_upload.
 type BrowserUploadArgs struct {
-	Paths                []string      `json:"paths,omitempty"`                 // Absolute paths.
-	Files                []*InlineFile `json:"files,omitempty"`                 // Inline files.
-	SourceImage          string        `json:"source_image,omitempty"`          // Captured view.
-	Target               string        `json:"target,omitempty"`                // File input.
-	Selector             *Selector     `json:"selector,omitempty"`              // By name.
-	View                 string        `json:"view,omitempty"`                  // Drop view.
-	X                    *int          `json:"x,omitempty"`                     // px.
-	Y                    *int          `json:"y,omitempty"`                     // px.
-	Tab                  string        `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int           `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string      `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability  `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Paths                []string      `json:"paths,omitempty"`                 // Local files by absolute path, within the upload roots.
+	Files                []*InlineFile `json:"files,omitempty"`                 // Files sent inline as base64.
+	SourceImage          string        `json:"source_image,omitempty"`          // View handle of a screenshot to attach or drop.
+	Target               string        `json:"target,omitempty"`                // Target handle of the file input.
+	Selector             *Selector     `json:"selector,omitempty"`              // The file input, by name and role.
+	View                 string        `json:"view,omitempty"`                  // View handle to drop the image onto.
+	X                    *int          `json:"x,omitempty"`                     // Pixels from the left of the view's image.
+	Y                    *int          `json:"y,omitempty"`                     // Pixels from the top of the view's image.
+	Tab                  string        `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	TimeoutMs            int           `json:"timeout_ms"`                      // Give up after these ms.
+	RestrictHosts        []string      `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability  `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -46,10 +46,15 @@ func DecodeBrowserUpload(d []byte) (*BrowserUploadArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserUploadArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [12]support.Span
-	if err := support.Members(d, p, browserUploadKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, browserUploadKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserUploadKeysOmit)
 	if step {
 		if raw[8].Set() {
 			return support.StepForbidden(p, "tab")
@@ -293,11 +298,6 @@ func (o *BrowserUploadArgs) decode(d []byte, p *support.Path, step bool, extra s
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -321,11 +321,6 @@ func (o *BrowserUploadArgs) decode(d []byte, p *support.Path, step bool, extra s
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -446,3 +441,4 @@ var toolBrowserUpload = &Tool{
 	Name:       "browser_upload",
 	Title:      "Upload",
 }
+var browserUploadKeysOmit = []support.Omit{support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyString, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

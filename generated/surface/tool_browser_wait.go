@@ -10,14 +10,14 @@ import (
 
 // BrowserWaitArgs are the decoded arguments of browser_wait.
 type BrowserWaitArgs struct {
-	Condition            string       `json:"condition"`                       // Condition.
+	Condition            string       `json:"condition"`                       // What to wait for.
 	Value                *Scalar      `json:"value,omitempty"`                 // Text, or ms for duration.
-	Target               string       `json:"target,omitempty"`                // Target.
-	Selector             *Selector    `json:"selector,omitempty"`              // By name.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Timeout ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Target               string       `json:"target,omitempty"`                // From browser_inspect or browser_find; stale after a navigation.
+	Selector             *Selector    `json:"selector,omitempty"`              // A control by name and role, as inspect lists them.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -59,10 +59,15 @@ func DecodeBrowserWait(d []byte) (*BrowserWaitArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserWaitArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [8]support.Span
-	if err := support.Members(d, p, browserWaitKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, browserWaitKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserWaitKeysOmit)
 	if step {
 		if raw[4].Set() {
 			return support.StepForbidden(p, "tab")
@@ -274,11 +279,6 @@ func (o *BrowserWaitArgs) decode(d []byte, p *support.Path, step bool, extra str
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -302,11 +302,6 @@ func (o *BrowserWaitArgs) decode(d []byte, p *support.Path, step bool, extra str
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -406,3 +401,4 @@ var toolBrowserWait = &Tool{
 	Name:       "browser_wait",
 	Title:      "Wait",
 }
+var browserWaitKeysOmit = []support.Omit{0, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

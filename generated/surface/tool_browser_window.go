@@ -11,12 +11,12 @@ import (
 // BrowserWindowArgs are the decoded arguments of browser_window.
 type BrowserWindowArgs struct {
 	Action               string       `json:"action"`                          // zoom or resize.
-	Percent              *int         `json:"percent,omitempty"`               // Zoom %.
-	Width                *int         `json:"width,omitempty"`                 // Width px.
-	Height               *int         `json:"height,omitempty"`                // Height px.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	Percent              *int         `json:"percent,omitempty"`               // Zoom level in percent.
+	Width                *int         `json:"width,omitempty"`                 // Outer window width in pixels.
+	Height               *int         `json:"height,omitempty"`                // Outer window height in pixels.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -46,10 +46,15 @@ func DecodeBrowserWindow(d []byte) (*BrowserWindowArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *BrowserWindowArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [7]support.Span
-	if err := support.Members(d, p, browserWindowKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, browserWindowKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], browserWindowKeysOmit)
 	if step {
 		if raw[4].Set() {
 			return support.StepForbidden(p, "tab")
@@ -151,11 +156,6 @@ func (o *BrowserWindowArgs) decode(d []byte, p *support.Path, step bool, extra s
 				}
 				item = v
 			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
-			}
 			items = append(items, item)
 			return nil
 		}); err != nil {
@@ -179,11 +179,6 @@ func (o *BrowserWindowArgs) decode(d []byte, p *support.Path, step bool, extra s
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -287,3 +282,4 @@ var toolBrowserWindow = &Tool{
 	Name:       "browser_window",
 	Title:      "Window",
 }
+var browserWindowKeysOmit = []support.Omit{0, support.OmitNull, support.OmitNull, support.OmitNull, support.OmitNull | support.OmitEmptyString, support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

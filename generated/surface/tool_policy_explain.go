@@ -10,8 +10,8 @@ import (
 
 // PolicyExplainArgs are the decoded arguments of policy_explain.
 type PolicyExplainArgs struct {
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Hosts only.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Capabilities only.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
 	branch               string
 }
 
@@ -29,10 +29,15 @@ func DecodePolicyExplain(d []byte) (*PolicyExplainArgs, *DecodeError) {
 // decode decodes into o; step forbids tab and restrictions, extra names a
 // composite step's discriminator to pass over.
 func (o *PolicyExplainArgs) decode(d []byte, p *support.Path, step bool, extra string) *support.Error {
+	var ignore []string
+	if !step {
+		ignore = ClientAddedFields
+	}
 	var raw [2]support.Span
-	if err := support.Members(d, p, policyExplainKeys, raw[:], extra); err != nil {
+	if err := support.MembersIgnoring(d, p, policyExplainKeys, raw[:], extra, ignore); err != nil {
 		return err
 	}
+	support.Unset(d, raw[:], policyExplainKeysOmit)
 	if step {
 		if raw[0].Set() {
 			return support.StepForbidden(p, "restrict_hosts")
@@ -55,11 +60,6 @@ func (o *PolicyExplainArgs) decode(d []byte, p *support.Path, step bool, extra s
 					return err
 				}
 				item = v
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -84,11 +84,6 @@ func (o *PolicyExplainArgs) decode(d []byte, p *support.Path, step bool, extra s
 					return support.EnumError(p, "read, action, write, execute")
 				}
 				item = Capability(v)
-			}
-			for j := range items {
-				if items[j] == item {
-					return support.UniqueError(p.Parent, i)
-				}
 			}
 			items = append(items, item)
 			return nil
@@ -212,3 +207,4 @@ var toolPolicyExplain = &Tool{
 	Name:       "policy_explain",
 	Title:      "Explain policy",
 }
+var policyExplainKeysOmit = []support.Omit{support.OmitNull | support.OmitEmptyArray, support.OmitNull | support.OmitEmptyArray}

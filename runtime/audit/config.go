@@ -68,4 +68,7 @@ func (c Config) Resolve() (Config, error) {
 }
 
 // rotated names the i-th rotated file (1 is the newest).
+// lockPath is the file whose lock every writer and reader of path takes.
+func lockPath(path string) string { return path + ".lock" }
+
 func rotated(path string, i int) string { return fmt.Sprintf("%s.%d", path, i) }

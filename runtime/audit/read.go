@@ -80,7 +80,7 @@ func Tail(path string, n int, f Filter) (entries []Entry, skipped int, err error
 	}
 	// Newest file first; stop once enough entries are found.
 	for _, name := range files {
-		got, bad, err := readFile(name, f)
+		got, bad, err := readFile(path, name, f)
 		if err != nil {
 			return nil, skipped, err
 		}
@@ -96,7 +96,7 @@ func Tail(path string, n int, f Filter) (entries []Entry, skipped int, err error
 	return entries, skipped, nil
 }
 
-func readFile(name string, f Filter) ([]Entry, int, error) {
+func readFile(path, name string, f Filter) ([]Entry, int, error) {
 	file, err := os.Open(name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -105,13 +105,17 @@ func readFile(name string, f Filter) ([]Entry, int, error) {
 		return nil, 0, err
 	}
 	defer file.Close()
-	// Read the whole file under a shared lock (a writer's append is never
-	// seen half done), then parse without holding it.
-	if err := lockShared(file); err != nil {
-		return nil, 0, err
+	// Read the whole file under the writers' lock, shared (an append is never
+	// seen half done), then parse without holding it. No lock file: no
+	// writer ever ran there.
+	if lk, err := os.Open(lockPath(path)); err == nil {
+		defer lk.Close()
+		if err := lockShared(lk); err != nil {
+			return nil, 0, err
+		}
+		defer unlockFile(lk)
 	}
 	data, err := io.ReadAll(file)
-	unlockFile(file)
 	if err != nil {
 		return nil, 0, err
 	}

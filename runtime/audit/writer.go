@@ -28,12 +28,19 @@ type Writer struct {
 	own    bool // the default location: Ghostlight's own directory
 	cfgErr *Error
 	f      *os.File
-	failed *Error // the last failure; nil while healthy
+	lk     *os.File // the lock file beside the audit (lockPath), held open
+	failed *Error   // the last failure; nil while healthy
 
 	pending   [][]byte // lines not yet on disk, oldest first
 	dropped   int      // lines lost because pending was full
 	dirWarned bool
 	log       *slog.Logger
+
+	// Following the policy (follow.go): the path while no layer sets one,
+	// and the newest snapshot applied.
+	follow bool
+	base   string
+	gen    uint64
 
 	// Seams for tests that route a real kernel error (ENOSPC from
 	// /dev/full) or a small free-space figure into a real file's path.
@@ -157,6 +164,10 @@ func (w *Writer) Close() error {
 		w.log.Warn("audit lines never written", "lines", n)
 	}
 	w.closeFile()
+	if w.lk != nil {
+		_ = w.lk.Close()
+		w.lk = nil
+	}
 	return nil
 }
 
@@ -224,31 +235,41 @@ func (w *Writer) append(buf []byte) error {
 		w.unlockClose()
 		return fail(err, "")
 	}
-	unlockFile(w.f)
+	unlockFile(w.lk)
 	return nil
 }
 
-// lockCurrent locks the open file, following the path when another server
-// rotated or removed the file before the lock was granted.
+// lockCurrent takes the lock shared by every server writing this audit, and
+// opens the file again when another server rotated or removed it meanwhile.
+// The lock lives in a file of its own that is never rotated: a lock on the
+// audit file itself could be granted on a file just renamed away, and under
+// heavy rotation a writer could chase the path indefinitely (4 writers of a
+// small file gave up after 8 tries on a loaded machine, measured).
 func (w *Writer) lockCurrent() error {
-	for range 8 {
-		if w.f == nil {
-			if err := w.open(); err != nil {
-				return err
-			}
-		}
-		if err := lockFile(w.f); err != nil {
-			w.closeFile()
+	if w.lk == nil {
+		lk, err := os.OpenFile(lockPath(w.cfg.Path), os.O_RDWR|os.O_CREATE|noFollow, 0o600)
+		if err != nil {
 			return fail(err, "")
 		}
+		w.lk = lk
+	}
+	if err := lockFile(w.lk); err != nil {
+		return fail(err, "")
+	}
+	if w.f != nil {
 		cur, err := os.Lstat(w.cfg.Path)
 		mine, err2 := w.f.Stat()
-		if err == nil && err2 == nil && os.SameFile(cur, mine) {
-			return nil
+		if err != nil || err2 != nil || !os.SameFile(cur, mine) {
+			w.closeFile()
 		}
-		w.unlockClose()
 	}
-	return &Error{Cause: CauseOther, Err: fmt.Errorf("%s keeps being replaced", w.cfg.Path)}
+	if w.f == nil {
+		if err := w.open(); err != nil {
+			unlockFile(w.lk)
+			return err
+		}
+	}
+	return nil
 }
 
 // rotate shifts Path.i to Path.i+1 (dropping Path.keep), Path to Path.1, and
@@ -269,14 +290,6 @@ func (w *Writer) rotate() error {
 	old := w.f
 	w.f = nil
 	err := w.open()
-	if err == nil {
-		err = lockFile(w.f)
-		if err != nil {
-			w.closeFile()
-			err = fail(err, "")
-		}
-	}
-	unlockFile(old)
 	_ = old.Close()
 	return err
 }
@@ -355,8 +368,8 @@ func (w *Writer) closeFile() {
 }
 
 func (w *Writer) unlockClose() {
-	if w.f != nil {
-		unlockFile(w.f)
+	if w.lk != nil {
+		unlockFile(w.lk)
 	}
 	w.closeFile()
 }

@@ -15,6 +15,8 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"sync"
@@ -50,6 +52,13 @@ type pendingPopup struct {
 	gesture bool
 	done    bool // adopted or closed
 	closed  bool // refused before it ran: its requests fail and it is closed
+	// A popup adopted while it showed its initial blank document (window.open()
+	// and then a location set, or about:blank first) is still the popup until
+	// a web document commits in it: a first navigation the boundary denies,
+	// at any redirect hop, closes it like a popup to that host.
+	tab    *Tab // the slot it was adopted into
+	blank  bool // adopted before any web document committed
+	landed bool // a web document committed, or it was closed
 }
 
 func (g *guard) root() *guard {
@@ -495,6 +504,18 @@ func (c *conn) judge(g *guard, e *pausedRequest) (allowed bool, rec Blocked, pop
 	if ok {
 		return true, rec, nil
 	}
+	if kind == RequestNavigation && bd != nil {
+		if bp := c.blankPopup(g); bp != nil && bp.opener.ws.closeBlankPopup(bp) {
+			// Still its opener's popup: closed and reported like one, never
+			// left behind as an adopted blank tab.
+			rec = bp.opener.ws.blocked.add(Blocked{Tab: bp.opener.handle, Host: host, Layer: layer, Kind: RequestPopup, loader: e.NetworkID})
+			bp.opener.removeOpened(bp.tab)
+			if gone := c.forget(g.target); gone != nil {
+				gone.markGone(errPopupClosed)
+			}
+			return false, rec, bp
+		}
+	}
 	rec = t.ws.blocked.add(Blocked{Tab: t.handle, Host: host, Layer: layer, Kind: kind, loader: e.NetworkID})
 	switch {
 	case kind == RequestNavigation && bd != nil:
@@ -538,7 +559,7 @@ func (c *conn) onGuardEvent(g *guard, method string, params json.RawMessage) {
 
 // adoptPopup makes a committed popup a controlled tab of its opener's
 // workspace (read loop).
-func (c *conn) adoptPopup(g *guard, p *pendingPopup) {
+func (c *conn) adoptPopup(g *guard, p *pendingPopup, blank bool) {
 	opener := p.opener
 	ws := opener.ws
 	ws.mu.Lock()
@@ -547,6 +568,7 @@ func (c *conn) adoptPopup(g *guard, p *pendingPopup) {
 		return
 	}
 	p.done = true
+	p.blank = blank
 	ws.mu.Unlock()
 	c.mu.Lock()
 	known := c.byTarget[g.target] != nil
@@ -565,6 +587,9 @@ func (c *conn) adoptPopup(g *guard, p *pendingPopup) {
 		return
 	}
 	t.bound.follow(&opener.bound) // its opener's boundary, until a call governs it
+	ws.mu.Lock()
+	p.tab = t
+	ws.mu.Unlock()
 	if _, err := c.bind(t, g.target, false); err != nil {
 		ws.dropSlot(t)
 		return
@@ -605,7 +630,17 @@ func (c *conn) noteGuardURL(id proto.TargetTargetID, u string) {
 	// admits (its own, or about:blank); one the boundary stopped is closed
 	// by judge and never shows one. (Page events would need the Page domain,
 	// whose enabling waits for a paused target to run.)
-	if p == nil || p.done || u == "" || g.parent != nil {
+	if p == nil || u == "" || g.parent != nil {
+		return
+	}
+	_, web := requestHost(u)
+	if p.done {
+		if web { // a web document committed in a popup adopted blank
+			ws := p.opener.ws
+			ws.mu.Lock()
+			p.landed = true
+			ws.mu.Unlock()
+		}
 		return
 	}
 	if host, ok := requestHost(u); ok {
@@ -615,7 +650,55 @@ func (c *conn) noteGuardURL(id proto.TargetTargetID, u string) {
 	} else if u != "about:blank" && !strings.HasPrefix(u, "chrome-error:") {
 		return
 	}
-	c.adoptPopup(g, p)
+	c.adoptPopup(g, p, !web)
+}
+
+// blankPopup is the popup g's page still is: adopted while blank, no web
+// document committed since (nil otherwise). Only a page's own main frame.
+func (c *conn) blankPopup(g *guard) *pendingPopup {
+	if g.parent != nil {
+		return nil
+	}
+	g.mu.Lock()
+	p := g.popup
+	g.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	ws := p.opener.ws
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if !p.done || !p.blank || p.landed || p.tab == nil {
+		return nil
+	}
+	if !p.tab.bound.following() {
+		return nil // a call governs the tab now: its navigations are its own
+	}
+	return p
+}
+
+// errPopupClosed is the gone cause of a popup the boundary closed after it
+// was adopted blank (it is ErrTabClosed to every caller).
+var errPopupClosed = fmt.Errorf("%w: a popup the host boundary closed", ErrTabClosed)
+
+// ClosedAsPopup reports that the tab was a popup adopted blank and then
+// closed by the host boundary: results that listed it as opened leave it out.
+func (t *Tab) ClosedAsPopup() bool {
+	bd := t.binding()
+	return bd != nil && errors.Is(bd.goneErr(), errPopupClosed)
+}
+
+// closeBlankPopup settles a blank popup the boundary closes (read loop): it
+// is counted with the popups closed. False when it had settled already.
+func (ws *Workspace) closeBlankPopup(p *pendingPopup) bool {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if p.landed {
+		return false
+	}
+	p.landed = true
+	ws.popupsClosed++
+	return true
 }
 
 // recordWorkerBlock counts a shared or service worker's blocked request in

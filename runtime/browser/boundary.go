@@ -143,6 +143,14 @@ func (tb *tabBoundary) set(current, between Boundary) {
 	tb.mu.Unlock()
 }
 
+// following reports that the tab still follows its opener (no call has
+// governed it yet).
+func (tb *tabBoundary) following() bool {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return tb.opener != nil
+}
+
 func (tb *tabBoundary) follow(o *tabBoundary) {
 	tb.mu.Lock()
 	tb.opener = o

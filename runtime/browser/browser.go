@@ -2,8 +2,6 @@ package browser
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base32"
 	"errors"
 	"log/slog"
 	"strings"
@@ -27,6 +25,9 @@ type Browser struct {
 	handles    map[string]*Tab
 	closed     bool
 	conns      []*conn // connections whose teardown Close must wait for
+	// startedWith is the startup posture of the latest start attempt (set
+	// by connect, read by start: one attempt runs at a time).
+	startedWith string
 }
 
 type startAttempt struct {
@@ -104,6 +105,9 @@ func (b *Browser) start(st *startAttempt) {
 		c.die()
 		b.mu.Lock()
 	}
+	if err == nil && b.cfg.OnStart != nil {
+		b.cfg.OnStart(b.startedWith)
+	}
 	if err == nil {
 		b.epoch++
 		c.epoch = b.epoch
@@ -134,6 +138,12 @@ func (b *Browser) start(st *startAttempt) {
 // and without one the start is refused with what the person must do.
 func (b *Browser) connect(ctx context.Context) (*conn, error) {
 	cfg := b.cfg
+	if cfg.StartupNow != nil {
+		if m := cfg.StartupNow(); m != "" {
+			cfg.Startup = m // a posture the policy changed applies from this start
+		}
+	}
+	defer func() { b.startedWith = cfg.Startup }() // one start at a time (ensure)
 	switch cfg.Startup {
 	case StartupAuto, StartupConnect, StartupManual:
 	default:
@@ -189,10 +199,17 @@ func (b *Browser) launchConn(ctx context.Context, bin Installed, found []Install
 // attachEndpoint attaches to the configured endpoint; one that cannot be reached is
 // reported as exactly that, with the connection error.
 func (b *Browser) attachEndpoint(ctx context.Context) (*conn, error) {
-	u, err := resolveEndpoint(ctx, b.cfg.Endpoint)
+	ep, err := resolveEndpoint(ctx, b.cfg.Endpoint)
 	if err == nil {
 		var c *conn
-		if c, err = b.dial(ctx, u); err == nil {
+		c, err = b.dialHeader(ctx, ep.ws, ep.header)
+		if hostRefused(err) { // a browser reached by name: Host as its address
+			var host string
+			if host, err = addressHost(ctx, EndpointHost(ep.ws)); err == nil {
+				c, err = b.dialHeader(ctx, ep.ws, withHeader(ep.header, "Host", host))
+			}
+		}
+		if err == nil {
 			return c, nil
 		}
 	}
@@ -285,23 +302,40 @@ func (b *Browser) Close() error {
 			// Someone else's browser: close only what the workspaces opened or adopted.
 			for _, ws := range wss {
 				ws.closeAll(ctx, c)
+				ws.disposeContext(ctx, c)
 			}
 		}
 		c.die()
 	}
 	b.waitStopped()
+	for _, ws := range wss {
+		ws.releaseDownloads(ctx, nil) // download directories go with the server (downloads.go)
+	}
 	return nil
 }
 
 // Workspace returns the workspace for id (one per MCP session), creating it on first use.
 // Creating one does not start the browser.
+// Its isolation is the policy's when it is made (Config.IsolationNow), for its whole life.
 func (b *Browser) Workspace(id string) *Workspace {
+	b.mu.Lock()
+	ws := b.workspaces[id]
+	b.mu.Unlock()
+	if ws != nil {
+		return ws
+	}
+	iso := b.cfg.Isolation
+	if b.cfg.IsolationNow != nil { // read outside b.mu: it may stat policy files
+		if v := b.cfg.IsolationNow(); v == IsolationSession || v == IsolationShared {
+			iso = v
+		}
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if ws := b.workspaces[id]; ws != nil {
 		return ws
 	}
-	ws := &Workspace{b: b, id: id, byHandle: map[string]*Tab{}}
+	ws = &Workspace{b: b, id: id, byHandle: map[string]*Tab{}, isolation: iso}
 	b.workspaces[id] = ws
 	return ws
 }
@@ -319,7 +353,10 @@ func (b *Browser) ReleaseWorkspace(ctx context.Context, id string) error {
 	tabs := ws.release()
 	if c != nil && c.alive() {
 		ws.closeTabs(ctx, c, tabs)
+		// Its context goes too, with anything its pages still hold open.
+		ws.disposeContext(ctx, c)
 	}
+	ws.releaseDownloads(ctx, c) // its download directory goes with it (downloads.go)
 	b.mu.Lock()
 	for _, t := range tabs {
 		delete(b.handles, t.handle)
@@ -328,20 +365,4 @@ func (b *Browser) ReleaseWorkspace(ctx context.Context, id string) error {
 	return nil
 }
 
-var handleEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
-
-// newHandle mints a unique opaque tab handle and reserves it for t.
-func (b *Browser) newHandle(t *Tab) string {
-	var raw [5]byte
-	for {
-		_, _ = rand.Read(raw[:])
-		h := "tab_" + handleEncoding.EncodeToString(raw[:])
-		b.mu.Lock()
-		if b.handles[h] == nil {
-			b.handles[h] = t
-			b.mu.Unlock()
-			return h
-		}
-		b.mu.Unlock()
-	}
-}
+// newHandle is in tabhandle.go.

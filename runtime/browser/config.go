@@ -37,13 +37,24 @@ const (
 // Config says how the executor finds or starts its browser. The zero value of every
 // operational timeout selects a default.
 type Config struct {
-	Startup    string   // StartupAuto, StartupConnect or StartupManual
-	Path       string   // explicit browser binary, tried before PATH
-	Endpoint   string   // ws://… DevTools URL, or http://host:port resolved through /json/version
-	Headless   bool     // launch without a visible window
-	ExtraFlags []string // extra Chromium switches ("--name" or "--name=value")
-	Logger     *slog.Logger
-	Limits     Limits
+	Startup string // StartupAuto, StartupConnect or StartupManual
+	// StartupNow, when set, is read at each browser start and overrides
+	// Startup (a policy reload applies from the next start); OnStart is told
+	// the posture each successful start used.
+	StartupNow func() string
+	OnStart    func(startup string)
+	Path       string // explicit browser binary, tried before PATH
+	Endpoint   string // ws://… DevTools URL, or http://host:port resolved through /json/version
+	// Isolation is IsolationSession (default: each workspace its own browser
+	// context) or IsolationShared (every workspace in the default context).
+	// IsolationNow, when set, is read as each workspace is made and overrides
+	// it (a policy reload applies to sessions that start after it).
+	Isolation    string
+	IsolationNow func() string
+	Headless     bool     // launch without a visible window
+	ExtraFlags   []string // extra Chromium switches ("--name" or "--name=value")
+	Logger       *slog.Logger
+	Limits       Limits
 
 	// TempDir is where launched profiles and staging live ("" = os.TempDir()). The
 	// browser's own TMPDIR goes there too when Chromium's socket paths fit, else under /tmp.
@@ -88,6 +99,9 @@ const (
 func (c Config) withDefaults() Config {
 	if c.Startup == "" {
 		c.Startup = StartupAuto
+	}
+	if c.Isolation != IsolationShared {
+		c.Isolation = IsolationSession
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -47,12 +48,19 @@ type conn struct {
 	creating  int
 	guardWake chan struct{} // closed (and replaced) when a guard attaches
 	between   Boundary      // the latest call's configured boundary, for shared workers
+	dl        connDownloads // downloads by guid, behaviour per context (downloads.go)
 }
 
 // dial opens the websocket and starts rod on top of a tapped transport, so that the
 // executor sees every event in the browser's own order, before the response that
 // follows it is delivered.
 func (b *Browser) dial(ctx context.Context, wsURL string) (*conn, error) {
+	return b.dialHeader(ctx, wsURL, nil)
+}
+
+// dialHeader is dial with headers for the websocket handshake (a remote
+// endpoint's authorization, a Host Chromium accepts; endpoint.go).
+func (b *Browser) dialHeader(ctx context.Context, wsURL string, header http.Header) (*conn, error) {
 	c := &conn{
 		b:         b,
 		wsURL:     wsURL,
@@ -63,7 +71,7 @@ func (b *Browser) dial(ctx context.Context, wsURL string) (*conn, error) {
 	c.ctx, c.cancel = context.WithCancelCause(context.Background())
 	c.wire = &capDialer{tls: strings.HasPrefix(wsURL, "wss:"), max: wireMessageMax}
 	ws := &cdp.WebSocket{Dialer: c.wire}
-	if err := ws.Connect(ctx, wsURL, nil); err != nil {
+	if err := ws.Connect(ctx, wsURL, header); err != nil {
 		c.cancel(ErrBrowserGone)
 		return nil, err
 	}
@@ -269,4 +277,7 @@ var trackedEvents = map[string]bool{
 	// Guard sessions (attach.go); on other sessions they are passed by.
 	"Fetch.requestPaused":      true,
 	"Network.webSocketCreated": true,
+	// Downloads (downloads.go), on the browser session.
+	"Browser.downloadWillBegin": true,
+	"Browser.downloadProgress":  true,
 }

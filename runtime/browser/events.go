@@ -69,6 +69,8 @@ func (c *conn) onEvent(method string, session proto.TargetSessionID, params json
 		if bd := c.bySessionID(session); bd != nil {
 			c.targetCrashed(bd.targetID)
 		}
+	case "Browser.downloadWillBegin", "Browser.downloadProgress":
+		c.onDownloadEvent(method, params) // downloads.go
 	case "Target.targetCrashed":
 		var e struct {
 			TargetID proto.TargetTargetID `json:"targetId"`

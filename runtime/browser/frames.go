@@ -1,25 +1,37 @@
 package browser
 
 import (
+	"context"
+
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 )
 
-// Frame is an out-of-process frame of a tab's page (a cross-site iframe
-// under site isolation): page code in the main frame cannot enter it, so it
-// is perceived and acted in through its own target's session.
+// Frame is a cross-origin frame of a tab's page that page code in the
+// embedding document cannot enter: an out-of-process frame (a cross-site
+// iframe under site isolation), perceived and acted in through its own
+// target's session, or a cross-origin frame Chromium keeps in the embedding
+// document's process (same site, another port or origin), perceived through
+// an isolated world of that frame on the process's session (framedoc.go).
 type Frame struct {
-	Page    *rod.Page         // a session on the frame's target
-	FrameID proto.PageFrameID // the frame (its target's id)
+	// Page is a session on the frame's document: the frame's own target, or
+	// for an in-process frame its process's session with Page.FrameID set.
+	Page    *rod.Page
+	FrameID proto.PageFrameID // the frame (an out-of-process frame's target id)
 	URL     string            // as the browser last announced it
 	// Owner is the session of the document embedding the frame; Parent is
-	// that document's frame when it is itself such a frame ("" for the page).
+	// the frame whose viewport the owner's coordinates are in when that is
+	// itself such a frame ("" for the page's viewport).
 	Owner  *rod.Page
 	Parent proto.PageFrameID
+	// InProcess: the frame shares its embedding document's process.
+	InProcess bool
 }
 
-// Frames lists the out-of-process frames of the tab's page, outermost first.
-func (t *Tab) Frames() []Frame {
+// Frames lists the tab's cross-origin frames, outermost first: every
+// out-of-process frame, and every in-process frame whose origin differs from
+// the document that would have to enter it.
+func (t *Tab) Frames(ctx context.Context) []Frame {
 	bd := t.live()
 	if bd == nil {
 		return nil
@@ -39,7 +51,23 @@ func (t *Tab) Frames() []Frame {
 		}
 		out = append(out, f)
 	}
-	// Outermost first: a frame's parent is listed before it.
+	out = sortOutermost(out)
+	// Each process's own cross-origin frames: the page's, then each
+	// out-of-process frame's (whose viewport their coordinates are in).
+	roots := []Frame{{Page: t.Page()}}
+	roots = append(roots, out...)
+	var local []Frame
+	for _, r := range roots {
+		if r.Page == nil {
+			continue
+		}
+		local = append(local, c.localFrames(ctx, r.Page, r.FrameID)...)
+	}
+	return append(out, local...)
+}
+
+// sortOutermost orders frames so that a frame's parent is listed before it.
+func sortOutermost(out []Frame) []Frame {
 	depth := func(f Frame) int {
 		n := 0
 		for p := f.Parent; p != ""; n++ {

@@ -49,7 +49,7 @@ func observable(method string) bool {
 	case "Page.screencastFrame", "Network.dataReceived", "Network.requestWillBeSentExtraInfo",
 		"Network.responseReceivedExtraInfo", "Network.resourceChangedPriority":
 		return false
-	case "Runtime.consoleAPICalled", "Runtime.exceptionThrown":
+	case "Runtime.consoleAPICalled", "Runtime.exceptionThrown", "Input.dragIntercepted":
 		return true
 	}
 	return strings.HasPrefix(method, "Page.") || strings.HasPrefix(method, "Network.")
@@ -174,15 +174,28 @@ func (t *Tab) EnableNetwork(ctx context.Context) error {
 	if err := bd.awaitReady(ctx); err != nil {
 		return classify(ctx, "network", t.handle, err)
 	}
-	if bd.page != nil && bd.page.LoadState(&proto.NetworkEnable{}) {
+	bd.mu.Lock()
+	s := bd.session
+	bd.mu.Unlock()
+	if _, on := networkOn.Load(s); on || bd.page != nil && bd.page.LoadState(&proto.NetworkEnable{}) {
 		return nil
 	}
 	zero := 0
 	if err := (proto.NetworkEnable{MaxTotalBufferSize: &zero, MaxResourceBufferSize: &zero, MaxPostDataSize: &zero}).Call(bd.call(ctx)); err != nil {
 		return classify(ctx, "network", t.handle, err)
 	}
+	// A domain stays on for its session across documents: every later
+	// action on the page saves the round trip. Nothing disables Network on
+	// a page's own session (guards have sessions of their own).
+	if _, dup := networkOn.LoadOrStore(s, struct{}{}); !dup {
+		context.AfterFunc(bd.ctx, func() { networkOn.Delete(s) })
+	}
 	return nil
 }
+
+// networkOn holds the page sessions whose Network domain EnableNetwork
+// turned on.
+var networkOn sync.Map // proto.TargetSessionID → struct{}
 
 // EnableRuntime turns the page's console and exception events on.
 func (t *Tab) EnableRuntime(ctx context.Context) error {

@@ -118,6 +118,15 @@ func (ws *Workspace) Reopen(ctx context.Context, handle string) (t *Tab, recreat
 // browser the window gets the configured viewport (viewport.go).
 func (ws *Workspace) createTarget(ctx context.Context, c *conn, t *Tab) error {
 	ct := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true}
+	bctx, err := ws.browserContext(ctx, c) // the session's own, under session isolation (context.go)
+	if err != nil {
+		return err
+	}
+	ct.BrowserContextID = bctx
+	// Downloads are set for the context before its first page exists (downloads.go).
+	if err := ws.applyDownloads(ctx, c, bctx); err != nil {
+		return err
+	}
 	if w, h, ok := c.windowFor(); ok {
 		ct.Width, ct.Height = &w, &h
 	}
@@ -196,7 +205,7 @@ func (ws *Workspace) adoptUnbound(ctx context.Context, c *conn, rawURL string) (
 	var best *proto.TargetTargetInfo
 	exact := false
 	for _, ti := range res.TargetInfos {
-		if ti.Type != proto.TargetTargetInfoTypePage || c.byTargetID(ti.TargetID) != nil || c.wasClosed(ti.TargetID) {
+		if ti.Type != proto.TargetTargetInfoTypePage || c.byTargetID(ti.TargetID) != nil || c.wasClosed(ti.TargetID) || !ws.mayAdopt(ti) {
 			continue
 		}
 		// Same host means same host and port: another port is another site.

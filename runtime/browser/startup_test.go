@@ -181,7 +181,7 @@ func TestConnectSessionEndKeepsPersonsTabs(t *testing.T) {
 		t.Fatal("the test's own tab did not open")
 	}
 
-	b := New(Config{Startup: StartupConnect, Endpoint: endpoint})
+	b := New(Config{Startup: StartupConnect, Endpoint: endpoint, Isolation: IsolationShared}) // the person's own profile
 	defer b.Close()
 	for round, end := range []func(){
 		func() { _ = b.ReleaseWorkspace(context.Background(), "s0") },

@@ -29,6 +29,8 @@ type Tab struct {
 	// refused counts opens of this tab's pages that were closed instead of
 	// adopted (boundary, session_tabs, gesture policy), for settling.
 	refused int
+	// opensWake is closed at the next adoption or refused open (Opens).
+	opensWake chan struct{}
 
 	bound tabBoundary // the host boundary deciding its requests (boundary.go)
 }
@@ -37,7 +39,26 @@ type Tab struct {
 func (t *Tab) refusedOpen() {
 	t.mu.Lock()
 	t.refused++
+	t.wakeOpensLocked()
 	t.mu.Unlock()
+}
+
+// Opens returns a channel closed when a window this tab's pages opened is next
+// adopted or refused, so settling wakes at once instead of polling for it.
+func (t *Tab) Opens() <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.opensWake == nil {
+		t.opensWake = make(chan struct{})
+	}
+	return t.opensWake
+}
+
+func (t *Tab) wakeOpensLocked() {
+	if t.opensWake != nil {
+		close(t.opensWake)
+		t.opensWake = nil
+	}
 }
 
 // TakeRefusedOpens returns, once, how many windows this tab's pages opened were
@@ -202,6 +223,20 @@ func (t *Tab) TakeOpened() []*Tab {
 func (t *Tab) addOpened(c *Tab) {
 	t.mu.Lock()
 	t.opened = append(t.opened, c)
+	t.wakeOpensLocked()
+	t.mu.Unlock()
+}
+
+// removeOpened takes back an opened tab not yet reported (a blank popup the
+// boundary closed: attach.go).
+func (t *Tab) removeOpened(c *Tab) {
+	t.mu.Lock()
+	for i, o := range t.opened {
+		if o == c {
+			t.opened = append(t.opened[:i], t.opened[i+1:]...)
+			break
+		}
+	}
 	t.mu.Unlock()
 }
 
@@ -240,6 +275,12 @@ func (t *Tab) hold(ctx context.Context, op string, fn func(context.Context, *bin
 	}
 	if err := bd.awaitReady(ctx); err != nil {
 		return classify(ctx, op, t.handle, err)
+	}
+	if outer && downloadsFrom(ctx) != nil {
+		// The call's download policy holds for the tab's context (downloads.go).
+		if err := t.ws.applyDownloads(ctx, bd.conn, t.ws.contextOf(bd.conn)); err != nil {
+			return err
+		}
 	}
 	if cb := boundaryFrom(ctx); cb != nil && outer {
 		// The call's authority decides the tab's requests while it holds it.

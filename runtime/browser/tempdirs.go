@@ -35,7 +35,7 @@ const (
 )
 
 // ownedPrefixes are the kinds this package and its wiring make today.
-var ownedPrefixes = []string{ProfilePrefix, ChromiumTmpPrefix, StagePrefix}
+var ownedPrefixes = []string{ProfilePrefix, ChromiumTmpPrefix, StagePrefix, DownloadPrefix}
 
 // shortTmpBase is where the private browser TMPDIR goes when TempDir is too long for it.
 const shortTmpBase = "/tmp"

@@ -33,7 +33,14 @@ type Workspace struct {
 	// lengthen it, since a hung page never answers whatever the bound).
 	probe time.Duration
 
-	blocked blockedLog // requests the host boundary failed (boundary.go)
+	blocked blockedLog  // requests the host boundary failed (boundary.go)
+	dl      wsDownloads // its downloads and their directory (downloads.go)
+
+	// isolation is IsolationSession or IsolationShared, from Config.Isolation;
+	// bctx is the workspace's own browser context under session isolation
+	// (context.go), nil before its first tab.
+	isolation string
+	bctx      *wsContext
 }
 
 // TabInfo is one controlled tab as the browser shows it now.
@@ -373,6 +380,7 @@ func (ws *Workspace) Resolve(ctx context.Context, handle string) (*Tab, error) {
 		}()
 	}
 	wg.Wait()
+	settleWindows(ctx, live, active)
 	if ctx.Err() != nil {
 		return nil, classify(ctx, "resolve", "", context.Cause(ctx))
 	}
@@ -466,6 +474,7 @@ func (ws *Workspace) Focus(ctx context.Context, handle string) (FocusResult, err
 			bd.mu.Lock()
 			bd.visible = res.Active
 			bd.mu.Unlock()
+			ws.hideSiblings(ctx, bd)
 			return nil
 		} else if bd.goneErr() != nil || ctx.Err() != nil {
 			return classify(ctx, "focus", handle, err)

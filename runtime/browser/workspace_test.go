@@ -198,7 +198,9 @@ func TestOpenAdoptsUnboundSameHostTab(t *testing.T) {
 	near := createUnbound(t, shared, pageURL("near"), "near")
 	exact := createUnbound(t, shared, pageURL("exact"), "exact")
 
-	ws := newWS(t)
+	// The person's tabs are in the default context: only a shared workspace
+	// adopts them (isolation_test.go has the session side).
+	ws := newSharedWS(t)
 	res, err := ws.Open(ctxT(t, 15*time.Second), pageURL("exact"), OpenOptions{})
 	if err != nil || !res.Reused || res.Created || res.Tab.TargetID() != exact {
 		t.Fatalf("exact URL should be adopted: %+v %v", res, err)
@@ -207,7 +209,7 @@ func TestOpenAdoptsUnboundSameHostTab(t *testing.T) {
 		t.Fatalf("landing: %+v", res.Landing)
 	}
 
-	ws2 := newWS(t)
+	ws2 := newSharedWS(t)
 	res2, err := ws2.Open(ctxT(t, 15*time.Second), pageURL("elsewhere"), OpenOptions{})
 	if err != nil || !res2.Reused || res2.Tab.TargetID() != near {
 		t.Fatalf("same-host tab should be adopted and navigated: %+v %v", res2, err)
@@ -216,13 +218,13 @@ func TestOpenAdoptsUnboundSameHostTab(t *testing.T) {
 		t.Fatalf("adopted tab should have navigated: %+v", res2.Landing)
 	}
 
-	ws3 := newWS(t)
+	ws3 := newSharedWS(t)
 	res3, err := ws3.Open(ctxT(t, 15*time.Second), pageURL("exact"), OpenOptions{Reuse: ReuseNever})
 	if err != nil || res3.Reused || !res3.Created {
 		t.Fatalf("reuse never must create: %+v %v", res3, err)
 	}
 	// The only unbound tab left is on another host name: it is not adopted.
-	ws4 := newWS(t)
+	ws4 := newSharedWS(t)
 	res4, err := ws4.Open(ctxT(t, 15*time.Second), pageURL("fresh"), OpenOptions{})
 	if err != nil || res4.Reused || !res4.Created || res4.Tab.TargetID() == other {
 		t.Fatalf("other host must not be adopted: %+v %v", res4, err)

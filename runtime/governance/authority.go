@@ -56,11 +56,16 @@ func stringsOf(cs []surface.Capability) []string {
 type Authority struct {
 	layers       []Layer
 	startup      string
+	isolation    string // browser.isolation in force: a layer's, else the posture's
 	organization string
 	provenance   string
 	// note says the policy on disk is not the one in force (a file became
 	// invalid; the last good authority stays), "" otherwise.
 	note string
+	// gen orders the snapshots a Loader hands out (reloadstate.go); inUse
+	// is the startup posture of the running browser, shared by them.
+	gen   uint64
+	inUse *startupInUse
 }
 
 // Ceilings are permanent: they hold under every authority, all-open included.
@@ -77,12 +82,12 @@ func ceiling() Layer { return Layer{Name: surface.PolicyLayerCeiling, Caps: AllC
 // AllOpen is the default authority: every capability and host, under the
 // permanent ceilings.
 func AllOpen(startup string) *Authority {
-	return &Authority{layers: []Layer{ceiling()}, startup: startup, organization: noOrganization, provenance: noOrgLayer}
+	return &Authority{layers: []Layer{ceiling()}, startup: startup, isolation: IsolationSession, organization: noOrganization, provenance: noOrgLayer}
 }
 
 // New builds an authority from configured layers (under the ceiling).
 func New(startup, organization string, layers ...Layer) *Authority {
-	return &Authority{layers: append([]Layer{ceiling()}, layers...), startup: startup, organization: organization, provenance: noOrgLayer}
+	return &Authority{layers: append([]Layer{ceiling()}, layers...), startup: startup, isolation: IsolationSession, organization: organization, provenance: noOrgLayer}
 }
 
 // Narrow returns the authority with a call's own restrictions applied. It
@@ -237,6 +242,11 @@ func (a *Authority) Layers() []Layer { return append([]Layer(nil), a.layers...) 
 // Startup is the browser startup posture.
 func (a *Authority) Startup() string { return a.startup }
 
+// Isolation is browser.isolation in force: "session" (each session its own
+// browser context) or "shared" (one profile). Read at server start, as the
+// startup posture is.
+func (a *Authority) Isolation() string { return a.isolation }
+
 // Organization names who configured the authority.
 func (a *Authority) Organization() string { return a.organization }
 
@@ -321,6 +331,14 @@ func (a *Authority) PreserveTargetNames() bool {
 	return b
 }
 
+// AllowsDownloads says whether pages may download files (downloads: allow);
+// the default denies them.
+func (a *Authority) AllowsDownloads() bool {
+	v, _, _ := a.Value("/downloads")
+	s, _ := v.(string)
+	return s == "allow"
+}
+
 // HostRequests is which requests the host rules govern: navigation or all.
 func (a *Authority) HostRequests() string {
 	v, _, _ := a.Value("/hosts/requests")
@@ -367,12 +385,12 @@ func (a *Authority) ReadRoots() []string {
 
 // Digest identifies the configured authority: a stable hash of its layers
 // (a call's own restriction layer excluded, so every call under one policy
-// carries one digest), startup posture and organization. The audit records
+// carries one digest), startup posture, isolation and organization. The audit records
 // it and policy_explain reports it, so a line can be matched to the policy
 // in force. Lists are hashed sorted: their order means nothing.
 func (a *Authority) Digest() string {
 	h := sha256.New()
-	fmt.Fprintf(h, "startup=%q\norganization=%q\n", a.startup, a.organization)
+	fmt.Fprintf(h, "startup=%q\nisolation=%q\norganization=%q\n", a.startup, a.isolation, a.organization)
 	for _, l := range a.layers {
 		if l.Name == surface.PolicyLayerRestriction {
 			continue

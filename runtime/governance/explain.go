@@ -22,7 +22,7 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 		Organization: a.organization,
 		Provenance:   a.provenance,
 		Digest:       a.Digest(),
-		Note:         a.note,
+		Note:         a.explainNote(),
 		Startup:      a.startup,
 	}
 	for _, l := range a.layers {
@@ -77,8 +77,11 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 	}
 	f.Constraints = []*surface.PolicyConstraintLine{closeLine, preserveLine}
 
-	// Authored settings: privacy always (it changes every receipt), then
-	// every other setting some layer writes that no line above says.
+	// Authored settings: privacy always (it changes every receipt) and
+	// isolation always (whether other sessions share this one's cookies; its
+	// default depends on the startup posture), downloads always (whether a
+	// page's download is refused), then every other setting some
+	// layer writes that no line above says.
 	for _, s := range surface.PolicySettings {
 		switch {
 		case strings.HasPrefix(s.Pointer, "/capabilities/"), strings.HasPrefix(s.Pointer, "/hosts/"), strings.HasPrefix(s.Pointer, "/tabs/"),
@@ -86,7 +89,10 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 			continue
 		}
 		v, layer, set := a.Value(s.Pointer)
-		if !set && s.Pointer != "/privacy/preserve_target_names" {
+		if s.Pointer == "/browser/isolation" && !set {
+			v = a.isolation
+		}
+		if !set && s.Pointer != "/privacy/preserve_target_names" && s.Pointer != "/browser/isolation" && s.Pointer != "/downloads" {
 			continue
 		}
 		f.Settings = append(f.Settings, &surface.PolicySettingLine{Key: s.Key, Value: valueText(v), Layer: layer})

@@ -20,8 +20,14 @@ func TestExplainAllOpen(t *testing.T) {
 	if f.Provenance != "no organization layer" || f.Organization != "none (local)" || f.Startup != "auto" || f.StartupLayer != LayerDefault || !strings.HasPrefix(f.Digest, "sha256:") {
 		t.Errorf("facts %+v", f)
 	}
-	if len(f.Settings) != 1 || f.Settings[0].Key != "privacy.preserve_target_names" || f.Settings[0].Value != "true" || f.Settings[0].Layer != LayerDefault {
+	if len(f.Settings) != 3 || f.Settings[0].Key != "privacy.preserve_target_names" || f.Settings[0].Value != "true" || f.Settings[0].Layer != LayerDefault {
 		t.Errorf("privacy is not said: %+v", f.Settings)
+	}
+	if s := f.Settings[1]; s.Key != "browser.isolation" || s.Value != "session" || s.Layer != LayerDefault {
+		t.Errorf("isolation is not said: %+v", s)
+	}
+	if s := f.Settings[2]; s.Key != "downloads" || s.Value != "deny" || s.Layer != LayerDefault {
+		t.Errorf("downloads are not said: %+v", s)
 	}
 }
 

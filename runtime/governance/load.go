@@ -140,6 +140,10 @@ func load(cfg Config) (*Authority, []stamp, error) {
 	if a.startup == "" {
 		a.startup = DefaultStartup()
 	}
+	a.isolation = PostureIsolation(a.startup, cfg.Endpoint)
+	if v, _, ok := a.Value("/browser/isolation"); ok {
+		a.isolation = v.(string)
+	}
 	for _, l := range layers {
 		if l.Name == surface.PolicyLayerOrganization {
 			a.organization = orgName(l.policy)
@@ -150,6 +154,24 @@ func load(cfg Config) (*Authority, []stamp, error) {
 
 // DefaultStartup is browser.startup when no layer sets it.
 func DefaultStartup() string { return settingAt("/browser/startup").Default }
+
+// Isolation values (spec/policy.cue, browser.isolation).
+const (
+	IsolationSession = "session"
+	IsolationShared  = "shared"
+)
+
+// PostureIsolation is browser.isolation when no layer sets it: shared for a
+// browser the person opened prepared for Ghostlight (startup connect or
+// manual with no endpoint configured: the person's own desktop browser),
+// the schema default (session) for every other browser. A layer that sets
+// it decides instead, and a lower layer may not widen session to shared.
+func PostureIsolation(startup string, endpoint bool) string {
+	if !endpoint && (startup == "connect" || startup == "manual") {
+		return IsolationShared
+	}
+	return settingAt("/browser/isolation").Default
+}
 
 func envOf(layer string) string {
 	for _, l := range surface.PolicyLayers {
@@ -209,6 +231,10 @@ func commandLine(c CommandLine) (*Layer, *Problem) {
 	if c.Startup != "" {
 		m["browser"] = map[string]any{"startup": c.Startup}
 		flags["/browser/startup"] = "--startup " + c.Startup
+	}
+	if c.AllowDownloads {
+		m["downloads"] = "allow"
+		flags["/downloads"] = "--allow-downloads"
 	}
 	if len(m) == 0 {
 		return nil, nil

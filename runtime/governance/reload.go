@@ -62,6 +62,7 @@ type Loader struct {
 	// Problem is the person's account of the invalid files ("" when the
 	// files on disk are in force).
 	problem string
+	inUse   *startupInUse // the running browser's startup posture (reloadstate.go)
 }
 
 // Load reads the layers once; an error means the server must not start.
@@ -76,7 +77,9 @@ func Load(cfg Config, log *slog.Logger) (*Loader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Loader{cfg: cfg, log: log, cur: a, stamps: st}, nil
+	l := &Loader{cfg: cfg, log: log, cur: a, stamps: st, inUse: &startupInUse{}}
+	a.gen, a.inUse = 1, l.inUse
+	return l, nil
 }
 
 // Current returns the authority for a call starting now.
@@ -103,6 +106,7 @@ func (l *Loader) Current() *Authority {
 		}
 		n := *l.cur
 		n.note = text + "."
+		n.gen++
 		l.cur = &n
 		return l.cur
 	}
@@ -110,6 +114,7 @@ func (l *Loader) Current() *Authority {
 		l.log.Info("policy files load again")
 	}
 	l.failing, l.problem = "", ""
+	a.gen, a.inUse = l.cur.gen+1, l.inUse
 	l.cur = a
 	l.log.Info("policy reloaded", "digest", a.Digest())
 	return a

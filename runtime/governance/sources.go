@@ -26,6 +26,7 @@ type Key struct {
 type CommandLine struct {
 	WithholdTargetNames bool   // --withhold-target-names: privacy.preserve_target_names: false
 	Startup             string // --startup: browser.startup
+	AllowDownloads      bool   // --allow-downloads: downloads: allow
 }
 
 // Config is what the loader reads.
@@ -36,6 +37,11 @@ type Config struct {
 	// DefaultStartup is the startup posture when no layer sets one (auto, or
 	// connect when an endpoint is configured).
 	DefaultStartup string
+	// Endpoint: a DevTools endpoint is configured (--browser-endpoint). It
+	// decides browser.isolation when no layer sets it: a browser the person
+	// opened prepared (connect or manual startup without an endpoint) is
+	// shared, every other one (launched, a pool, a container) is per session.
+	Endpoint bool
 }
 
 // Discover finds the layer files and the pinned key from the environment

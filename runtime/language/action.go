@@ -12,7 +12,7 @@ import (
 // the facts beside it carry.
 type Act struct {
 	// Verb is past tense and may carry a count: "Clicked", "Double-clicked",
-	// "Typed 12 characters into".
+	// "Typed 12 characters in".
 	Verb string
 	// Object is what it acted on: Element(...), At(...), or "" when the verb
 	// says it all ("Pressed Enter").
@@ -41,9 +41,17 @@ type Act struct {
 // At names a view point: "(120, 48) in view_3".
 func At(x, y int, view string) string { return fmt.Sprintf("(%d, %d) in %s", x, y, view) }
 
-// Target names the element an action hit, from its receipt fact: the role
-// noun and, when names are kept, the accessible name. nil is "the page".
-func Target(el *surface.Element, withName bool) string {
+// Acted is the element an action hit: its role noun and, when names are
+// kept, its accessible name. The receipt says it in the summary only (the
+// facts carry no copy of the sentence's words).
+type Acted struct {
+	Role surface.Role
+	Name string
+}
+
+// Target names the element an action hit: the role noun and, when names
+// are kept, the accessible name. nil is "the page".
+func Target(el *Acted, withName bool) string {
 	if el == nil {
 		return "the page"
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 func TestActionReceipts(t *testing.T) {
-	el := &surface.Element{Role: "button", Name: "Save"}
+	el := &Acted{Role: "button", Name: "Save"}
 	for _, c := range []struct {
 		a    Act
 		want string

@@ -89,7 +89,8 @@ func Inspected(url, scope string, listed, total int, truncated bool) Text {
 		return Say(fmt.Sprintf("%s shows %s; the first %d are listed.", capitalize(host), Plural(total, noun[0], noun[1]), listed),
 			"Call browser_find with a control's text to reach one that is not listed.")
 	}
-	return Say(fmt.Sprintf("%s shows %s, all listed.", capitalize(host), Plural(total, noun[0], noun[1])), stepActOnTargets)
+	// Every item is listed with its handle: acting on one needs no advice.
+	return Say(fmt.Sprintf("%s shows %s, all listed.", capitalize(host), Plural(total, noun[0], noun[1])))
 }
 
 // Snapshotted words a document-scope inspect: the tree, its snapshot and

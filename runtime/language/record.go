@@ -3,6 +3,8 @@ package language
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // Sentences of browser_record. A saved replay's sentence says how long it
@@ -59,7 +61,7 @@ func RecordSaved(rec string, durationMs int, delivery, target string, reduced bo
 	case "target":
 		where = "attached it as a GIF to the file input " + target
 	case "download":
-		where = "had the browser download it as a GIF file"
+		where = "had the browser download it as the GIF file " + target + " into this session's download directory"
 	}
 	s := fmt.Sprintf("Saved %s, a replay that plays for %s, and %s.", rec, Seconds(durationMs), where)
 	if reduced {
@@ -74,4 +76,30 @@ func RecordDiscarded(rec string, already bool) Text {
 		return Say(fmt.Sprintf("%s was already erased.", rec), stepRecordStart)
 	}
 	return Say(fmt.Sprintf("Discarded %s; its frames are erased.", rec), stepRecordStart)
+}
+
+// Download words what became of a download a page started during the call; name is
+// the page's own suggestion (quoted, untrusted), never a path.
+func Download(d *surface.Download, name string) string {
+	q := Quote(name)
+	if name == "" {
+		q = "a file"
+	}
+	var s string
+	switch d.State {
+	case surface.DownloadStateRefused:
+		s = fmt.Sprintf("The page started a download of %s; it was refused, because downloads are denied.", q)
+	case surface.DownloadStateCompleted:
+		s = fmt.Sprintf("The page downloaded %s (%d bytes) into this session's download directory.", q, d.Bytes)
+	case surface.DownloadStateInProgress:
+		s = fmt.Sprintf("The page's download of %s was still running when the call answered (%d bytes so far).", q, d.Bytes)
+	case surface.DownloadStateTooLarge:
+		s = fmt.Sprintf("The page's download of %s was cancelled: it passed download_bytes (%d bytes).", q, d.Limit)
+	default:
+		s = fmt.Sprintf("The page's download of %s failed.", q)
+	}
+	if d.Count > 1 {
+		s += fmt.Sprintf(" (%d downloads in all.)", d.Count)
+	}
+	return s
 }

@@ -41,6 +41,12 @@ func Refusal(tool string, r *surface.Refusal) Text {
 		return Say("No tab is controlled yet.", "Open one with browser_navigate.")
 	case surface.ReasonAmbiguousTab:
 		return Say("Several tabs are controlled and none was named.", stepTabsList)
+	case surface.ReasonUnknownHandle:
+		switch r.Pointer {
+		case "/view", "/source_image":
+			return Say("That view handle was not issued by this session.", "Call browser_screenshot and use its view.")
+		}
+		return Say("That handle was not issued by this session.", stepInspect)
 	case surface.ReasonUnknownTab:
 		return Say("That tab handle is not one of this session's tabs.", stepTabsList)
 	case surface.ReasonBrowserStartupManual:
@@ -60,6 +66,9 @@ func Refusal(tool string, r *surface.Refusal) Text {
 	case surface.ReasonCredentialHandoff:
 		return credentialHandoff(r, msg) // handoff.go
 	case surface.ReasonTimeout:
+		if msg != "" { // a bound other than the call's own (a flow's ceiling)
+			return Say(fmt.Sprintf("%s did not run: %s.", tool, msg), "Check the page with browser_read or browser_screenshot before acting again.")
+		}
 		return Say(fmt.Sprintf("%s did not finish within %s ms.", tool, r.Limit), "Check the page with browser_read or browser_screenshot before acting again.")
 	case surface.ReasonDialogBlocking:
 		d := dialogOr(string(r.DialogType))

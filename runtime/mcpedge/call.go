@@ -20,8 +20,16 @@ func (e *Edge) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		Session:   sessionID(ctx),
 		Tool:      req.Params.Name,
 		Arguments: arguments(req),
-		Roots:     e.rootsOf(sessionID(ctx)),
-		Elicit:    e.elicitOf(ctx),
+	}
+	if statelessCall(ctx) {
+		// No session: the workspace its handles route to, or a fresh one.
+		// 2026-07-28 has no server-to-client requests (roots/list,
+		// elicitation), so neither is asked.
+		var leave func()
+		c.Session, leave = e.stateless.enter(c.Arguments)
+		defer leave()
+	} else {
+		c.Roots, c.Elicit = e.rootsOf(c.Session), e.elicitOf(ctx)
 	}
 	switch a, _ := ctx.Value(admissionKey{}).(admission); a {
 	case admissionHeld: // the stdio dispatcher admitted it
@@ -98,11 +106,12 @@ func arguments(req mcp.CallToolRequest) json.RawMessage {
 }
 
 // render lays a Reply out as MCP content: structuredContent is the envelope;
-// the first (text) block is the summary, the untrusted-content note when the
-// summary or a next step quotes page strings, one "Next: " line per next
-// step, a blank line and the compact envelope, for clients that ignore
-// structuredContent; the image, if any, follows as its own block and is never
-// copied into either.
+// the first (text) block is the summary, the untrusted-content marker when
+// the summary or a next step quotes page strings, one "Next: " line per next
+// step, a blank line and the envelope's text projection (textblock.go: the
+// envelope without the members said above it, lists of objects as tables),
+// for clients that ignore structuredContent; the image, if any, follows as
+// its own block and is never copied into either.
 func render(r Reply) (*mcp.CallToolResult, error) {
 	var env bytes.Buffer
 	env.Grow(len(r.Envelope))
@@ -112,7 +121,12 @@ func render(r Reply) (*mcp.CallToolResult, error) {
 	if env.Len() == 0 || env.Bytes()[0] != '{' {
 		return nil, &Error{Kind: KindInvalidReply, Detail: "envelope is not a JSON object"}
 	}
-	n := len(r.Summary) + 2 + env.Len()
+	var proj bytes.Buffer
+	proj.Grow(env.Len())
+	if err := textJSON(&proj, env.Bytes()); err != nil {
+		return nil, &Error{Kind: KindInvalidReply, Detail: "envelope is not JSON", Err: err}
+	}
+	n := len(r.Summary) + 2 + proj.Len()
 	if r.UntrustedQuotes {
 		n += len(surface.TextUntrustedNote) + 1
 	}
@@ -136,7 +150,7 @@ func render(r Reply) (*mcp.CallToolResult, error) {
 		text.WriteByte('\n')
 	}
 	text.WriteByte('\n')
-	text.Write(env.Bytes())
+	text.Write(proj.Bytes())
 
 	content := make([]mcp.Content, 1, 2)
 	content[0] = mcp.NewTextContent(text.String())

@@ -15,7 +15,11 @@ import (
 
 var testImage = &Image{MIME: "image/png", Data: []byte("\x89PNG\r\n\x1a\nGHOSTLIGHT-PIXELS-0123456789")}
 
-const wantText = "Clicked the \"Save\" button on example.com.\nNext: Take a screenshot.\nNext: Read the page.\n\n" + testEnvelope
+const wantText = "Clicked the \"Save\" button on example.com.\nNext: Take a screenshot.\nNext: Read the page.\n\n" + testTextJSON
+
+// testTextJSON is testEnvelope as the text block carries it: without the
+// summary and next steps said above it (textblock.go).
+const testTextJSON = `{"invocation":"inv-1","status":"succeeded","effect":"applied","readiness":"complete","repeat_safe":false,"facts":{"tab":"t1"}}`
 
 type rawResult struct {
 	Content           []json.RawMessage `json:"content"`
@@ -127,7 +131,7 @@ func TestCallIsErrorInProcess(t *testing.T) {
 	if len(res.Content) != 1 {
 		t.Fatalf("%d blocks, want 1 (no image)", len(res.Content))
 	}
-	want := "Clicked the \"Save\" button on example.com.\n\n" + testEnvelope
+	want := "Clicked the \"Save\" button on example.com.\n\n" + testTextJSON
 	if tc, ok := res.Content[0].(mcp.TextContent); !ok || tc.Text != want {
 		t.Errorf("text block %#v, want %q", res.Content[0], want)
 	}

@@ -12,7 +12,7 @@ import (
 // definitionKeys are the tool keys the edge serves; any other key is refused
 // at startup rather than silently dropped by mcp.Tool.
 var definitionKeys = map[string]bool{
-	"annotations": true, "description": true, "inputSchema": true,
+	"annotations": true, "description": true, "icons": true, "inputSchema": true,
 	"name": true, "outputSchema": true, "title": true,
 }
 
@@ -88,6 +88,7 @@ func parseDefinition(t Tool) (mcp.Tool, error) {
 		InputSchema  json.RawMessage    `json:"inputSchema"`
 		OutputSchema json.RawMessage    `json:"outputSchema"`
 		Annotations  mcp.ToolAnnotation `json:"annotations"`
+		Icons        []mcp.Icon         `json:"icons"`
 	}
 	if err := json.Unmarshal(def, &d); err != nil {
 		return bad("malformed tool object", err)
@@ -109,6 +110,7 @@ func parseDefinition(t Tool) (mcp.Tool, error) {
 		RawInputSchema:  d.InputSchema,
 		RawOutputSchema: d.OutputSchema,
 		Annotations:     d.Annotations,
+		Icons:           d.Icons,
 	}, nil
 }
 

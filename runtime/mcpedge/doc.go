@@ -30,6 +30,10 @@
 //   - the client's MCP roots are asked for once (roots/list) and kept until
 //     notifications/roots/list_changed, for Call.Roots.
 //
+// Every MCP revision mcp-go speaks is served on both transports
+// (versions.go). A 2026-07-28 request over HTTP has no session: it runs in
+// the workspace its tab handles route to, or a fresh one (stateless.go).
+//
 // The in-process transport (tests only) bypasses the outbound filtering,
 // and its tool calls meet the advertising filter.
 package mcpedge

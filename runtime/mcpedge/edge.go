@@ -41,9 +41,13 @@ type Edge struct {
 	adv      *advertiser // nil: every tool is listed
 	roots    *rootsCache // nil: Call.Roots is nil
 	rewriter *rewriter   // nil when mcp-go already writes every Definition verbatim
+	// stateless keeps the workspaces of calls without a protocol session
+	// (MCP 2026-07-28 over HTTP).
+	stateless *stateless
 
 	mu    sync.Mutex
 	https []*server.StreamableHTTPServer
+	stops []context.CancelFunc // the idle sweepers (idle.go)
 }
 
 // New registers every tool of d with mcp-go. It fails when a Definition is not
@@ -69,6 +73,7 @@ func New(d Dispatcher, opts Options) (*Edge, error) {
 	log = slog.New(BoundLogs(log.Handler(), opts.Limits.LogValueChars))
 	e := &Edge{d: d, log: log, limits: opts.Limits, calls: newInflight(opts.Limits.SessionCalls), rewriter: newRewriter(rewrites),
 		adv: newAdvertiser(opts.Advertise, tools), roots: newRootsCache(opts.RootsWait)}
+	e.stateless = newStateless(e)
 	if len(rewrites) > 0 {
 		names := make([]string, len(rewrites))
 		for i, r := range rewrites {
@@ -131,17 +136,22 @@ func withholdIfCancelled(ctx context.Context, id any) {
 	}
 }
 
-// Close ends every HTTP session this edge serves (each reaches
-// Dispatcher.SessionClosed) and stops their idle sweepers.
+// Close ends every HTTP session this edge serves, and every workspace of
+// stateless calls (each reaches Dispatcher.SessionClosed), and stops their
+// idle sweepers.
 func (e *Edge) Close(ctx context.Context) error {
 	e.mu.Lock()
-	https := e.https
-	e.https = nil
+	https, stops := e.https, e.stops
+	e.https, e.stops = nil, nil
 	e.mu.Unlock()
+	for _, stop := range stops {
+		stop()
+	}
 	var errs []error
 	for _, h := range https {
 		errs = append(errs, h.Shutdown(ctx))
 	}
+	e.stateless.close()
 	return errors.Join(errs...)
 }
 

@@ -205,8 +205,11 @@ func initClient(t *testing.T, c *client.Client) {
 	if err := c.Start(ctx); err != nil {
 		t.Fatalf("client start: %v", err)
 	}
+	// A session-bearing revision: stateless (2026-07-28) clients have
+	// their own tests (stateless_test.go).
 	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ClientInfo: mcp.Implementation{Name: "edge-test", Version: "1"},
+		ProtocolVersion: mcp.ProtocolVersion20251125,
+		ClientInfo:      mcp.Implementation{Name: "edge-test", Version: "1"},
 	}}); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}

@@ -81,10 +81,10 @@ func guardOf(allowedHosts, allowedOrigins []string) *httpEdge {
 // protection: a Host that is neither loopback nor allowed, or a present
 // Origin that is neither a loopback origin nor allowed, gets 403; a missing or
 // wrong bearer token gets 401. A body past Limits.RequestBytes gets 413 and is
-// never read further. Sessions are stateful (unknown session ids get 404),
-// end after SessionIdleTTL without a request, and only the session-based
-// protocol revisions are offered, since each session is a Ghostlight
-// workspace.
+// never read further. Sessions are stateful (unknown session ids get 404)
+// and end after SessionIdleTTL without a request; each is a Ghostlight
+// workspace. Requests of MCP 2026-07-28, which has no sessions, are served
+// too, each in the workspace its handles route to (stateless.go).
 func (e *Edge) HTTPHandler(o HTTPOptions) http.Handler {
 	opts := []server.StreamableHTTPOption{
 		server.WithEndpointPath(MCPPath),
@@ -92,14 +92,24 @@ func (e *Edge) HTTPHandler(o HTTPOptions) http.Handler {
 		// mcp-go's own check would refuse AllowedHosts; ours replaces it.
 		server.WithDisableLocalhostProtection(true),
 		server.WithStreamableHTTPLogger(e.log),
-		server.WithStreamableHTTPProtocolVersions(sessionProtocolVersions()...),
+		// Every revision mcp-go speaks: 2026-07-28 requests carry no
+		// session and run in workspaces their handles route to (stateless.go).
+		server.WithStreamableHTTPProtocolVersions(ProtocolVersions()...),
 	}
 	ttl := o.SessionIdleTTL
 	if ttl == 0 {
 		ttl = e.limits.SessionIdle
 	}
-	if ttl > 0 {
-		opts = append(opts, server.WithSessionIdleTTL(ttl))
+	var idle *idleSessions
+	if ttl > 0 { // idle.go: Ghostlight's clock; mcp-go's sweeper only tidies after it
+		idle = newIdleSessions(ttl)
+		mgr := idleManager{&server.InsecureStatefulSessionIdManager{}, idle}
+		opts = append(opts, server.WithSessionIdManager(mgr), server.WithSessionIdleTTL(mcpIdleTTL(ttl)))
+		ctx, cancel := context.WithCancel(context.Background())
+		go e.sweepIdle(ctx, idle, mgr)
+		e.mu.Lock()
+		e.stops = append(e.stops, cancel)
+		e.mu.Unlock()
 	}
 	s := server.NewStreamableHTTPServer(e.srv, opts...)
 	e.mu.Lock()
@@ -107,24 +117,12 @@ func (e *Edge) HTTPHandler(o HTTPOptions) http.Handler {
 	e.mu.Unlock()
 
 	g := guardOf(o.AllowedHosts, o.AllowedOrigins)
-	g.mcp, g.rw, g.maxBody, g.echo, g.workbench = s, e.rewriter, e.limits.RequestBytes, e.limits.EchoChars, o.Workbench
+	g.mcp, g.rw, g.maxBody, g.echo, g.workbench, g.idle = s, e.rewriter, e.limits.RequestBytes, e.limits.EchoChars, o.Workbench, idle
 	if o.BearerToken != "" {
 		g.hasToken = true
 		g.token = sha256.Sum256([]byte(o.BearerToken))
 	}
 	return g
-}
-
-// sessionProtocolVersions are the revisions with protocol-level sessions
-// (2026-07-28 dropped them: every request would land on session "").
-func sessionProtocolVersions() []string {
-	var vs []string
-	for _, v := range mcp.ValidProtocolVersions {
-		if !mcp.IsModernProtocol(v) {
-			vs = append(vs, v)
-		}
-	}
-	return vs
 }
 
 type allowedHost struct{ name, port string }
@@ -140,6 +138,7 @@ type httpEdge struct {
 	echo     int
 	// workbench serves WorkbenchPath (HTTPOptions.Workbench).
 	workbench http.Handler
+	idle      *idleSessions // nil: sessions never idle out
 }
 
 func (g *httpEdge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -171,13 +170,22 @@ func (g *httpEdge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if statelessCancel(r, method) {
+		// 2026-07-28 cancels by ending the request's stream, which
+		// cancels the call; a client that also posts the notification
+		// (the Go SDK does) is told it was accepted, not refused.
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
 	hw := &httpWriter{ResponseWriter: w, rw: g.rw, echo: g.echo}
 	ctx := context.WithValue(r.Context(), withholdKey{}, withholder(hw))
 	if method == string(mcp.MethodToolsCall) {
 		ctx = context.WithValue(ctx, callingKey{}, true) // the tool filter passes it (advertise.go)
 	}
 	r = r.WithContext(ctx)
+	done := idleRequest(g.idle, r)
 	g.mcp.ServeHTTP(hw, r)
+	done()
 	hw.finish()
 }
 

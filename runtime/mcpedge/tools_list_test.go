@@ -120,7 +120,7 @@ func TestNewRejects(t *testing.T) {
 		{name: "empty name", tools: tool("", `{"inputSchema":{},"name":""}`), kind: KindInvalidDefinition},
 		{name: "no input schema", tools: tool("a", `{"name":"a"}`), kind: KindInvalidDefinition},
 		{name: "array output schema", tools: tool("a", `{"inputSchema":{},"name":"a","outputSchema":[]}`), kind: KindInvalidDefinition},
-		{name: "unknown key", tools: tool("a", `{"icons":[],"inputSchema":{},"name":"a"}`), kind: KindInvalidDefinition},
+		{name: "unknown key", tools: tool("a", `{"execution":{},"inputSchema":{},"name":"a"}`), kind: KindInvalidDefinition},
 		{name: "invalid UTF-8", tools: tool("a", "{\"description\":\"\xff\",\"inputSchema\":{},\"name\":\"a\"}"), kind: KindInvalidDefinition},
 		{name: "duplicate", tools: append(tool("a", `{"inputSchema":{},"name":"a"}`), tool("a", `{"inputSchema":{},"name":"a"}`)...), kind: KindDuplicateTool},
 	} {

@@ -35,7 +35,7 @@ func TestTextBlockSaysUntrustedOnce(t *testing.T) {
 	}
 	res := call()
 	text := res.Content[0].(mcp.TextContent).Text
-	want := "Clicked the \"Save\" button on example.com.\n" + surface.TextUntrustedNote + "\nNext: Take a screenshot.\nNext: Read the page.\n\n" + testEnvelope
+	want := "Clicked the \"Save\" button on example.com.\n" + surface.TextUntrustedNote + "\nNext: Take a screenshot.\nNext: Read the page.\n\n" + testTextJSON
 	if text != want {
 		t.Fatalf("text block\n got %q\nwant %q", text, want)
 	}

@@ -13,7 +13,7 @@ import (
 func TestCursorRoundTrip(t *testing.T) {
 	c := cursor{generation: 3, offset: 50, query: queryHash("submit")}
 	s := c.String()
-	if !strings.HasPrefix(s, surface.HandlePrefixCursor+"_") || len(s) > surface.HandleCharsMax {
+	if !strings.HasPrefix(s, surface.HandlePrefixCursor+"_") || len(s) > surface.CursorCharsMax {
 		t.Fatalf("cursor %q is not a cursor handle within bounds", s)
 	}
 	for _, ch := range s[len(surface.HandlePrefixCursor)+1:] {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/audit"
+	"github.com/ghostlight-dev/ghostlight/runtime/governance"
 )
 
 // readOnly is the one capability a call may need and still run while the
@@ -34,6 +35,24 @@ func (p *Pipeline) auditGate(tool string, n surface.Needs) (surface.Outcome, boo
 		Summary:    tool + " was not run: the audit log cannot be written (" + cause + "), and Ghostlight changes nothing unaudited. Reads still work.",
 		NextSteps:  []string{"Ask the user to make the audit log writable again, then call " + tool + " again."},
 	}, true
+}
+
+// follower is a journal that follows the policy's audit settings
+// (audit.Writer).
+type follower interface {
+	Follow(path string, maxBytes int64, keep int, gen uint64)
+}
+
+// followAudit brings the journal to the audit settings of a call's snapshot
+// as the call starts: a reload that moved the audit takes effect between
+// calls, and an older snapshot never moves it back.
+func (p *Pipeline) followAudit(a *governance.Authority) {
+	f, ok := p.journal.(follower)
+	if !ok || a == nil {
+		return
+	}
+	path, maxBytes, keep := a.AuditSettings()
+	f.Follow(path, int64(maxBytes), keep, a.Generation())
 }
 
 // write appends the record to the journal (durably, before the call
@@ -110,24 +129,10 @@ func factHosts(facts json.RawMessage) []string {
 	return out
 }
 
-// decidingLayer is the layer a refusal names: its "layer" fact when the
-// refusal carries one, else the "the <layer> layer …" of its message.
-func decidingLayer(r *surface.Refusal) string {
-	if b, err := json.Marshal(r); err == nil {
-		var m struct {
-			Layer string `json:"layer"`
-		}
-		if json.Unmarshal(b, &m) == nil && m.Layer != "" {
-			return m.Layer
-		}
-	}
-	if _, rest, ok := strings.Cut(r.Message, "the "); ok {
-		if name, _, ok := strings.Cut(rest, " layer"); ok && name != "" && !strings.ContainsAny(name, " ") {
-			return name
-		}
-	}
-	return ""
-}
+// decidingLayer is the layer a denial names: the refusal's typed layer
+// fact, which every denial carries (governance's Admit, the boundary's
+// host_denied); a message is never parsed for it.
+func decidingLayer(r *surface.Refusal) string { return r.Layer }
 
 // hostOf keeps only the host (or host:port) of a URL or host string: no
 // scheme, user, path, query or fragment ever reaches the audit. Anything

@@ -19,6 +19,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/audit"
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
+	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 )
 
@@ -107,7 +108,7 @@ type Pipeline struct {
 	journal   Journal
 	log       *slog.Logger
 	seq       atomic.Uint64
-	prefix    string
+	ids       *handle.Codec // invocation handles (newID)
 }
 
 // Options configure a Pipeline.
@@ -141,7 +142,7 @@ func New(o Options) *Pipeline {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Pipeline{handler: o.Handler, surfaces: o.Surfaces, authority: o.Authority, audit: o.Audit, journal: o.Journal, log: o.Logger, prefix: strconv.FormatInt(time.Now().UnixNano()%1e6, 36)}
+	return &Pipeline{handler: o.Handler, surfaces: o.Surfaces, authority: o.Authority, audit: o.Audit, journal: o.Journal, log: o.Logger, ids: handle.New(invocationBody)}
 }
 
 // Invocation is the per-call state handlers reach through the context.
@@ -164,6 +165,11 @@ type Invocation struct {
 	// pageQuoted: a step of this composite quoted page strings, so its own
 	// summary and facts (which carry the steps' words) do too.
 	pageQuoted atomic.Bool
+	// Progress (progress.go): the direct call's beats, and this
+	// invocation's stage.
+	beat    *heartbeat
+	stageMu sync.Mutex
+	stage   string
 }
 
 // Note records a sentence the summary must carry whatever the outcome
@@ -197,8 +203,14 @@ func FromContext(ctx context.Context) *Invocation {
 	return inv
 }
 
+// An invocation handle is "inv_" and eight base62 characters: the process's
+// call number under a key random per Pipeline (runtime/handle), so handles
+// never repeat within a server and servers sharing an audit file almost
+// surely never mint the same one.
+const invocationBody = surface.HandleCharsMax - len("inv_")
+
 func (p *Pipeline) newID() string {
-	return "inv_" + p.prefix + strconv.FormatUint(p.seq.Add(1), 36)
+	return "inv_" + p.ids.Encode(p.seq.Add(1))
 }
 
 // Call runs a direct tool call from raw JSON arguments.
@@ -206,8 +218,12 @@ func (p *Pipeline) Call(ctx context.Context, session, tool string, raw []byte, p
 	if progress == nil {
 		progress = func(float64, float64, string) {}
 	}
-	inv := &Invocation{ID: p.newID(), Session: session, Tool: tool, Progress: progress, Authority: p.authority(), p: p}
+	inv := &Invocation{ID: p.newID(), Session: session, Tool: tool, Authority: p.authority(), p: p}
+	p.followAudit(inv.Authority) // a reloaded audit.* applies from this call (audit.go)
 	start := time.Now()
+	inv.beat = newHeartbeat(progress, tool, start)
+	defer inv.beat.stop()
+	inv.Progress = inv.beat.progress
 	entry, h := p.lookup(tool)
 	if entry == nil {
 		r := &surface.Refusal{Reason: surface.ReasonInvalidArguments, Message: "no tool named " + strconv.Quote(tool)}
@@ -256,6 +272,7 @@ func (inv *Invocation) Child(ctx context.Context, tool string, args surface.Args
 		r := &surface.Refusal{Reason: surface.ReasonInvalidArguments, Message: strconv.Quote(tool) + " is not a step tool"}
 		return p.finish(child, start, nil, nil, surface.Outcome{Refusal: r})
 	}
+	defer child.leaveStage()
 	return p.run(ctx, child, entry, p.handler, args, start)
 }
 
@@ -287,9 +304,7 @@ func (p *Pipeline) run(ctx context.Context, inv *Invocation, entry *surface.Tool
 	}
 	ctx = context.WithValue(ctx, ctxKey{}, inv)
 	facts, out := p.dispatch(ctx, entry, h, args)
-	if ctx.Err() != nil && out.Status == "" {
-		out.Status = surface.StatusCancelled
-	}
+	out = cancelledOutcome(ctx.Err(), inv.Tool, needs.Caps, out)
 	return p.finish(inv, start, args, facts, out)
 }
 

@@ -355,3 +355,30 @@ func TestIdleHTTPSessionReleasesItsTabs(t *testing.T) {
 		t.Fatalf("expired session still served: %v %s", resp, body)
 	}
 }
+
+// A call that outlasts the idle expiry keeps its session: the clock stops
+// while a request is open, and restarts when it ends.
+func TestLongCallOutlivesIdleExpiry(t *testing.T) {
+	l := launchChromium(t)
+	site := hostileSite(t)
+	s := newConnected(t, l)
+	srv := httptest.NewServer(s.Edge().HTTPHandler(mcpedge.HTTPOptions{SessionIdleTTL: time.Second}))
+	t.Cleanup(srv.Close)
+	url := srv.URL + mcpedge.MCPPath
+	sid := initHTTP(t, url)
+	resp, body := post(context.Background(), url, sid, toolCall(2, "browser_navigate", fmt.Sprintf(`{"url":%q}`, site.URL+"/page?long=1")))
+	if resp == nil || resp.StatusCode != http.StatusOK || !strings.Contains(body, `\"status\":\"succeeded\"`) {
+		t.Fatalf("navigate: %v %.300s", resp, body)
+	}
+	resp, body = post(context.Background(), url, sid, toolCall(3, "browser_wait", `{"condition":"duration","value":2500,"timeout_ms":5000}`))
+	if resp == nil || resp.StatusCode != http.StatusOK || !strings.Contains(body, `\"status\":\"succeeded\"`) {
+		t.Fatalf("a 2.5 s wait under a 1 s idle expiry: %v %.300s", resp, body)
+	}
+	if resp, body := post(context.Background(), url, sid, `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`); resp == nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("the session ended under its call: %v %.200s", resp, body)
+	}
+	l.waitNoPage(t, "long=1") // then it idles out, and its tab closes
+	if resp, _ := post(context.Background(), url, sid, `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`); resp == nil || resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("expired session still served: %v", resp)
+	}
+}

@@ -48,6 +48,7 @@ type act struct {
 	call context.Context
 
 	wt  *settle.Watch
+	dl  func()         // stops watching for a response that becomes a download (download.go)
 	eff surface.Effect // how far input got: none until something reached the page
 	res settle.Result
 
@@ -62,10 +63,10 @@ func (s *session) newAct(call context.Context, t *browser.Tab) *act {
 	return &act{s: s, t: t, w: s.world(t), host: language.Host(t.URL()), call: call, eff: surface.EffectNone}
 }
 
-// element is the receipt fact of an element hit, its name withheld when
-// names are not preserved.
-func (a *act) element(role, name string) *surface.Element {
-	e := &surface.Element{Role: language.Role(role)}
+// element is the element an action hit, as its receipt names it: its name
+// withheld when names are not preserved.
+func (a *act) element(role, name string) *language.Acted {
+	e := &language.Acted{Role: language.Role(role)}
 	if a.names() {
 		e.Name = language.Name(name)
 	}
@@ -95,7 +96,7 @@ func (a *act) resolve(ctx context.Context, target string, sel *surface.Selector,
 
 // locate resolves a target or selector and returns the verified point to
 // press and the element there, from the same page round trip.
-func (a *act) locate(ctx context.Context, target string, sel *surface.Selector, pointer string, opt pagejs.LocateOptions) (input.Point, *surface.Element, pagejs.Point, *surface.Refusal) {
+func (a *act) locate(ctx context.Context, target string, sel *surface.Selector, pointer string, opt pagejs.LocateOptions) (input.Point, *language.Acted, pagejs.Point, *surface.Refusal) {
 	id, r := a.resolve(ctx, target, sel, pointer)
 	if r != nil {
 		return input.Point{}, nil, pagejs.Point{}, r
@@ -116,7 +117,7 @@ func (a *act) locate(ctx context.Context, target string, sel *surface.Selector, 
 func (a *act) viewPoint(ctx context.Context, view string, x, y int, pointer string) (input.Point, *surface.Refusal) {
 	e := a.s.views.get(view)
 	if e == nil {
-		return input.Point{}, &surface.Refusal{Reason: surface.ReasonStaleView, Pointer: pointer, Message: "that view is unknown or was forgotten"}
+		return input.Point{}, a.s.views.missing(view, pointer)
 	}
 	if e.tab != a.t.Handle() {
 		return input.Point{}, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: pointer, Message: "that view belongs to another tab"}
@@ -146,6 +147,7 @@ func (a *act) viewPoint(ctx context.Context, view string, x, y int, pointer stri
 func (a *act) arm(ctx context.Context) {
 	if a.wt == nil {
 		a.wt = settle.Start(ctx, a.t, a.w, settleConfig())
+		a.dl = a.t.ExpectDownloads()
 	}
 }
 
@@ -203,7 +205,11 @@ func (a *act) finish(ctx context.Context) {
 		sctx, cancel := settleContext(ctx)
 		a.res = a.wt.Settle(sctx)
 		cancel()
+		// A download the input started is waited for within the call's
+		// timeout; the result says how it ended, or that it still runs.
+		a.s.ws.AwaitDownloads(ctx)
 	}
+	a.dl()
 	a.wt.Close()
 	a.observe()
 }
@@ -217,6 +223,9 @@ func (a *act) observe() {
 		a.dialog = &d
 	}
 	for _, o := range append(a.res.Opened, a.t.TakeOpened()...) {
+		if o.ClosedAsPopup() { // closed by the host boundary: reported as a popup closed
+			continue
+		}
 		a.opened = append(a.opened, o.Handle())
 	}
 	a.readiness = a.res.Readiness

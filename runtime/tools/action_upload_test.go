@@ -135,7 +135,7 @@ func TestUploadCapturedImage(t *testing.T) {
 	if len(got) != 1 || got[0] != "image/png:"+itoa(size) {
 		t.Fatalf("drop zone saw %v", got)
 	}
-	actExpect(t, h.call("browser_upload", `{"source_image":"view_4242","target":"`+h.actTarget(tab, "Resume")+`"}`), surface.StatusFailed, surface.EffectNone, surface.ReasonStaleView)
+	actExpect(t, h.call("browser_upload", `{"source_image":"view_4242","target":"`+h.actTarget(tab, "Resume")+`"}`), surface.StatusFailed, surface.EffectNone, surface.ReasonUnknownHandle)
 	actExpect(t, h.call("browser_upload", `{"source_image":"`+img+`","view":"`+img+`"}`), surface.StatusFailed, surface.EffectNone, surface.ReasonInvalidArguments)
 	actExpect(t, h.call("browser_upload", `{"source_image":"`+img+`","x":1,"y":2}`), surface.StatusFailed, surface.EffectNone, surface.ReasonInvalidArguments)
 }

@@ -61,7 +61,7 @@ func (h *harness) actTarget(tab, text string) string {
 		if err != nil || len(res.Matches) == 0 {
 			h.t.Fatalf("no target for %q: %v", text, err)
 		}
-		out = targetHandle(t, t.Generation(), res.Matches[0].ID)
+		out = h.actSess().targetHandle(t, t.Generation(), res.Matches[0].ID)
 	})
 	return out
 }

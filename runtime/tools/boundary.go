@@ -65,6 +65,7 @@ func governed(ctx context.Context) context.Context {
 		return ctx
 	}
 	ctx = browser.WithBoundary(ctx, boundaryOf(inv.Authority), boundaryOf(inv.Authority.Configured()))
+	ctx = withDownloads(ctx, inv) // and its download policy (download.go)
 	return context.WithValue(ctx, boundaryCtxKey{}, true)
 }
 
@@ -78,7 +79,23 @@ func (s *session) carryBlocked(ctx context.Context) {
 		return
 	}
 	mark := s.ws.BlockedMark()
+	// A popup adopted blank and closed when its first navigation was stopped
+	// after the previous result answered: this result says so, with the
+	// host and the deciding layer.
+	var late []browser.Blocked
+	for _, b := range s.ws.BlockedSince(s.popupMark.Load(), "") {
+		if b.Kind == browser.RequestPopup && b.Seq <= mark {
+			late = append(late, b)
+		}
+	}
+	for _, sentence := range blockedSentences(late) {
+		inv.Note(sentence)
+	}
 	inv.Carry(func(r *surface.Refusal) {
+		defer func() { s.popupMark.Store(s.ws.BlockedMark()) }()
+		if len(late) > 0 && r.Layer == "" {
+			r.Layer = late[len(late)-1].Layer
+		}
 		n, hosts := s.ws.TakeBlocked()
 		r.RequestsBlocked += n
 		r.BlockedHosts = append(r.BlockedHosts, hosts...)
@@ -312,14 +329,15 @@ func containsPat(l []hostPat, p hostPat) bool {
 	return false
 }
 
-// frameSource lists the tab's cross-origin frames whose host the call may
-// reach: a frame's host is checked like a page's, so a frame of any other
-// host is neither perceived nor acted in.
+// frameSource lists the tab's cross-origin frames (out-of-process, and
+// in-process of another origin) whose host the call may reach: a frame's
+// host is checked like a page's, so a frame of any other host is neither
+// perceived nor acted in.
 func frameSource(t *browser.Tab) pagejs.FrameSource {
 	return func(ctx context.Context) []pagejs.Frame {
 		inv := pipeline.FromContext(ctx)
 		var out []pagejs.Frame
-		for _, f := range t.Frames() {
+		for _, f := range t.Frames(ctx) {
 			if f.URL == "" || inv != nil && inv.Authority != nil && inv.Authority.AdmitURL(f.URL) != nil {
 				continue
 			}

@@ -66,8 +66,8 @@ func TestInspectControls(t *testing.T) {
 	}
 	// Every handle is fresh: bound to this tab and generation.
 	for _, it := range f.Items {
-		ref, ok := parseTarget(it.Target)
-		if !ok || "tab_"+ref.tab != nav.Tab || ref.gen != uint64(nav.DocumentGeneration) {
+		ref, st := h.actSess().targets.lookup(it.Target)
+		if st != targetBound || len(it.Target) > surface.HandleCharsMax || ref.tab != nav.Tab || ref.gen != uint64(nav.DocumentGeneration) {
 			t.Fatalf("handle %s is not bound to %s generation %d", it.Target, nav.Tab, nav.DocumentGeneration)
 		}
 	}

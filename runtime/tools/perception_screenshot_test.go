@@ -80,7 +80,7 @@ func TestScreenshotBranches(t *testing.T) {
 
 	// Refusals: outside the view, an unknown view, two branches at once.
 	h.refuse("browser_screenshot", `{"view":"`+tg.View+`","x":150,"y":10,"width":100,"height":20}`, surface.ReasonRegionOutside)
-	h.refuse("browser_screenshot", `{"view":"view_999999","x":0,"y":0,"width":1,"height":1}`, surface.ReasonStaleView)
+	h.refuse("browser_screenshot", `{"view":"view_999999","x":0,"y":0,"width":1,"height":1}`, surface.ReasonUnknownHandle)
 	h.refuse("browser_screenshot", `{"full_page":true,"target":"`+box.Target+`"}`, surface.ReasonInvalidArguments)
 
 	// After navigation: the target and the views are stale.

@@ -40,7 +40,7 @@ func TestRecordClientSave(t *testing.T) {
 	h.must("browser_navigate", `{"url":`+quote(srv.URL+"/")+`}`)
 
 	st := h.record(`{"action":"start"}`)
-	if st.Recording != "rec_1" || st.State != "recording" || st.StopDeadlineMs != surface.RecordMsMax || !strings.HasPrefix(st.Tab, "tab_") {
+	if !strings.HasPrefix(st.Recording, "rec_") || len(st.Recording) > surface.HandleCharsMax || st.State != "recording" || st.StopDeadlineMs != surface.RecordMsMax || !strings.HasPrefix(st.Tab, "tab_") {
 		t.Fatalf("start facts: %+v", st)
 	}
 	time.Sleep(700 * time.Millisecond)
@@ -48,7 +48,7 @@ func TestRecordClientSave(t *testing.T) {
 	if s.State != "recording" || s.StopDeadlineMs <= 0 || s.StopDeadlineMs >= surface.RecordMsMax || s.FramesCaptured < 2 {
 		t.Fatalf("status facts: %+v", s)
 	}
-	sp := h.record(`{"action":"stop","recording":"rec_1"}`)
+	sp := h.record(`{"action":"stop","recording":"` + st.Recording + `"}`)
 	if sp.State != "stopped" || sp.StopReason != "requested" || sp.RetentionMs <= 0 || sp.RetentionMs > surface.RecordRetentionMsMax {
 		t.Fatalf("stop facts: %+v", sp)
 	}
@@ -93,7 +93,7 @@ func TestRecordClientSave(t *testing.T) {
 	if d.State != "discarded" {
 		t.Fatalf("discard: %+v", d)
 	}
-	r := h.call("browser_record", `{"action":"save","recording":"rec_1"}`)
+	r := h.call("browser_record", `{"action":"save","recording":"`+st.Recording+`"}`)
 	if !refusedWith(r, surface.ReasonRecordingUnavailable) {
 		t.Fatalf("save after discard: %s", r.JSON)
 	}
@@ -101,7 +101,7 @@ func TestRecordClientSave(t *testing.T) {
 	if !refusedWith(r, surface.ReasonRecordingUnavailable) {
 		t.Fatalf("save with none left: %s", r.JSON)
 	}
-	if s := h.record(`{"action":"status","recording":"rec_1"}`); s.State != "discarded" {
+	if s := h.record(`{"action":"status","recording":"` + st.Recording + `"}`); s.State != "discarded" {
 		t.Fatalf("status after discard: %+v", s)
 	}
 }
@@ -110,7 +110,7 @@ func TestRecordAmbiguousAndTarget(t *testing.T) {
 	h := newHarness(t)
 	srv := site(t, map[string]string{"/": animated})
 	h.must("browser_navigate", `{"url":`+quote(srv.URL+"/")+`}`)
-	h.record(`{"action":"start"}`)
+	first := h.record(`{"action":"start"}`)
 	// A second start on the same tab is refused while the first records.
 	r := h.call("browser_record", `{"action":"start"}`)
 	if !refusedWith(r, surface.ReasonInvalidArguments) {
@@ -118,7 +118,7 @@ func TestRecordAmbiguousAndTarget(t *testing.T) {
 	}
 	time.Sleep(300 * time.Millisecond)
 	h.record(`{"action":"stop"}`)
-	h.record(`{"action":"start"}`)
+	second := h.record(`{"action":"start"}`)
 	time.Sleep(300 * time.Millisecond)
 
 	r = h.call("browser_record", `{"action":"save"}`)
@@ -126,7 +126,7 @@ func TestRecordAmbiguousAndTarget(t *testing.T) {
 		t.Fatalf("omitted recording with two: %s", r.JSON)
 	}
 
-	// Save rec_2 into the page's file input, found by browser_find.
+	// Save the second into the page's file input, found by browser_find.
 	fr := h.must("browser_find", `{"text":"Replay"}`)
 	var ff surface.BrowserFindFacts
 	h.facts(fr, &ff)
@@ -134,7 +134,7 @@ func TestRecordAmbiguousAndTarget(t *testing.T) {
 		t.Fatalf("no file input found: %s", fr.JSON)
 	}
 	target := ff.Matches[0].Target
-	sr := h.must("browser_record", `{"action":"save","recording":"rec_2","target":"`+target+`"}`)
+	sr := h.must("browser_record", `{"action":"save","recording":"`+second.Recording+`","target":"`+target+`"}`)
 	var f surface.BrowserRecordFacts
 	h.facts(sr, &f)
 	if f.Delivery != "target" || sr.Image != nil || f.Bytes <= 0 || f.State != "stopped" || f.StopReason != "saved" {
@@ -144,9 +144,10 @@ func TestRecordAmbiguousAndTarget(t *testing.T) {
 	if !strings.Contains(string(rr.JSON), "image/gif "+strconv.Itoa(f.Bytes)) {
 		t.Fatalf("the page did not get a %d-byte GIF: %s", f.Bytes, rr.JSON)
 	}
-	// Download is refused, typed, before anything changes.
-	dr := h.call("browser_record", `{"action":"save","recording":"rec_1","download":true}`)
-	if !refusedWith(dr, surface.ReasonNotSupported) {
+	// Download is refused while downloads are denied (the default), typed,
+	// before anything changes (download_test.go covers the allowed save).
+	dr := h.call("browser_record", `{"action":"save","recording":"`+first.Recording+`","download":true}`)
+	if dr.Envelope.Status != surface.StatusBlocked || !strings.Contains(string(dr.Envelope.Facts), `"reason":"constraint_denied"`) {
 		t.Fatalf("download: %s", dr.JSON)
 	}
 }

@@ -2,11 +2,13 @@ package tools
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/evidence"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 )
 
 // session is one MCP session's state beside its browser workspace: the
@@ -18,10 +20,13 @@ type session struct {
 	mu         sync.Mutex
 	worlds     map[*browser.Tab]*world
 	views      *views
+	targets    *targets             // target handles (targets.go)
 	snapshots  map[string]*snapshot // by tab handle: the current document snapshot
 	snapSeq    uint64
+	snapCodec  *handle.Codec                        // snapshot handles (snapshot.go), made on first use
 	evidence   map[*browser.Tab]*evidence.Collector // browser_diagnose tracking, per tab
 	recordings *recordings                          // browser_record, made on first use
+	popupMark  atomic.Uint64                        // blocked requests reported up to (boundary.go)
 }
 
 // world is the isolated world of one live page target behind a tab.
@@ -31,7 +36,7 @@ type world struct {
 }
 
 func newSession(h *Handler, id string) *session {
-	return &session{h: h, ws: h.b.Workspace(id), worlds: map[*browser.Tab]*world{}, views: newViews(), snapshots: map[string]*snapshot{}}
+	return &session{h: h, ws: h.b.Workspace(id), worlds: map[*browser.Tab]*world{}, views: newViews(), targets: newTargets(), snapshots: map[string]*snapshot{}}
 }
 
 // world returns the isolated world of the tab's current page, making a new

@@ -1,11 +1,15 @@
 package tools
 
 import (
-	"strconv"
-
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 )
+
+// A snapshot handle is "snap_" and seven base62 characters: the session's
+// snapshot number under its own key (runtime/handle). Snapshots are only
+// ever returned, never taken as input.
+const snapBody = surface.HandleCharsMax - len(surface.HandlePrefixSnapshot) - 1
 
 // snapshot is the current document-scope inspect result of one tab, kept to
 // diff the next one against. A newer snapshot of the tab supersedes it, so
@@ -22,8 +26,11 @@ type snapshot struct {
 func (s *session) recordSnapshot(tab string, gen uint64, tree pagejs.Tree) (cur, prev *snapshot) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.snapCodec == nil {
+		s.snapCodec = handle.New(snapBody)
+	}
 	s.snapSeq++
-	cur = &snapshot{handle: surface.HandlePrefixSnapshot + "_" + strconv.FormatUint(s.snapSeq, 10), gen: gen, tree: tree}
+	cur = &snapshot{handle: surface.HandlePrefixSnapshot + "_" + s.snapCodec.Encode(s.snapSeq), gen: gen, tree: tree}
 	prev = s.snapshots[tab]
 	s.snapshots[tab] = cur
 	return cur, prev

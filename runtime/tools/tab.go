@@ -21,8 +21,8 @@ func deadline(ctx context.Context, timeoutMs int) (context.Context, context.Canc
 // handle belongs to, else the only or sole active controlled tab.
 func (s *session) tab(ctx context.Context, handle, target string) (*browser.Tab, *surface.Refusal) {
 	if handle == "" && target != "" {
-		if ref, ok := parseTarget(target); ok {
-			handle = "tab_" + ref.tab
+		if ref, st := s.targets.lookup(target); st == targetBound {
+			handle = ref.tab
 		}
 	}
 	t, err := s.ws.Resolve(ctx, handle)
@@ -48,7 +48,8 @@ func (s *session) noteRelaunch(ctx context.Context) {
 	}
 	if inv != nil { // taking twice in one call adds nothing
 		inv.Carry(func(r *surface.Refusal) { r.PopupsClosed += s.ws.TakePopupsClosed() })
-		s.carryBlocked(ctx) // requests_blocked, blocked_hosts (boundary.go)
+		s.carryBlocked(ctx)   // requests_blocked, blocked_hosts (boundary.go)
+		s.carryDownloads(inv) // download (download.go)
 	}
 }
 

@@ -4,40 +4,108 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 )
 
-// A target handle binds one element to one tab and document generation:
-// "target_" + the tab handle's suffix (lowercase base32) + "G" + generation +
-// "N" + the page-side element id. A new document makes it stale by
-// construction; an element removed from the page answers stale from the page.
+// A target handle is "target_" and five base62 characters: a sequence
+// number of the session's target table, permuted under the session's own
+// random key (runtime/handle). The table binds each number to one tab,
+// document generation and page-side element id; the same element of the
+// same document keeps its handle. A new document makes the handle stale by
+// construction (its generation is no longer the tab's); an element removed
+// from the page answers stale from the page; a number the table dropped
+// (past targets_kept) is stale; a body that decodes to a number this
+// session never issued (another session's handle, or a made-up one) is
+// unknown.
 type targetRef struct {
-	tab string
+	tab string // the tab handle
 	gen uint64
 	id  int
 }
 
-func targetHandle(t *browser.Tab, gen uint64, id int) string {
-	return surface.HandlePrefixTarget + "_" + strings.TrimPrefix(t.Handle(), surface.HandlePrefixTab+"_") + "G" + strconv.FormatUint(gen, 10) + "N" + strconv.Itoa(id)
+// targets is a session's target table.
+type targets struct {
+	mu    sync.Mutex
+	codec *handle.Codec
+	next  uint64      // numbers issued: 0 .. next-1
+	floor uint64      // numbers below floor were dropped
+	refs  []targetRef // refs[n-floor] is number n's binding
+	byRef map[targetRef]uint64
 }
 
-func parseTarget(h string) (targetRef, bool) {
-	rest, ok := strings.CutPrefix(h, surface.HandlePrefixTarget+"_")
+const targetBody = surface.HandleCharsMax - len(surface.HandlePrefixTarget) - 1
+
+func newTargets() *targets {
+	return &targets{codec: handle.New(targetBody), byRef: map[targetRef]uint64{}}
+}
+
+// mint returns the handle of ref, issuing a number when it has none.
+func (ts *targets) mint(ref targetRef) string {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	n, ok := ts.byRef[ref]
+	if !ok || n < ts.floor {
+		if ts.next == ts.codec.Capacity() {
+			// Every number was issued: start a new table under a new key
+			// (older handles then read as unknown) rather than reuse one.
+			*ts = targets{codec: handle.New(targetBody), byRef: map[targetRef]uint64{}}
+		}
+		n = ts.next
+		ts.next++
+		ts.refs = append(ts.refs, ref)
+		ts.byRef[ref] = n
+		for len(ts.refs) > surface.TargetsKeptMax {
+			if old := ts.refs[0]; ts.byRef[old] == ts.floor {
+				delete(ts.byRef, old)
+			}
+			ts.refs = ts.refs[1:]
+			ts.floor++
+		}
+	}
+	return surface.HandlePrefixTarget + "_" + ts.codec.Encode(n)
+}
+
+// targetState is what a target handle is to its session.
+type targetState int
+
+const (
+	targetUnknown targetState = iota // never issued by this session
+	targetDropped                    // issued, and since dropped from the table
+	targetBound                      // issued and bound (it may still be stale)
+)
+
+// lookup resolves a target handle to its binding.
+func (ts *targets) lookup(h string) (targetRef, targetState) {
+	body, ok := strings.CutPrefix(h, surface.HandlePrefixTarget+"_")
 	if !ok {
-		return targetRef{}, false
+		return targetRef{}, targetUnknown
 	}
-	tab, rest, ok1 := strings.Cut(rest, "G")
-	gen, id, ok2 := strings.Cut(rest, "N")
-	g, err1 := strconv.ParseUint(gen, 10, 64)
-	n, err2 := strconv.Atoi(id)
-	if !ok1 || !ok2 || err1 != nil || err2 != nil || tab == "" || n <= 0 {
-		return targetRef{}, false
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	n, ok := ts.codec.Decode(body)
+	switch {
+	case !ok || n >= ts.next:
+		return targetRef{}, targetUnknown
+	case n < ts.floor:
+		return targetRef{}, targetDropped
 	}
-	return targetRef{tab: tab, gen: g, id: n}, true
+	return ts.refs[n-ts.floor], targetBound
+}
+
+// targetHandle mints the handle of element id of t's document gen.
+func (s *session) targetHandle(t *browser.Tab, gen uint64, id int) string {
+	return s.targets.mint(targetRef{tab: t.Handle(), gen: gen, id: id})
+}
+
+// unknownHandle refuses a handle this session never issued.
+func unknownHandle(pointer, kind string) *surface.Refusal {
+	return &surface.Refusal{Reason: surface.ReasonUnknownHandle, Pointer: pointer, Message: "not a " + kind + " handle this session issued"}
 }
 
 // element resolves a target handle or a semantic selector to a live element
@@ -46,19 +114,29 @@ func (s *session) element(ctx context.Context, t *browser.Tab, target string, se
 	if sel != nil {
 		ps := pagejs.Selector{Name: sel.Name, Exact: sel.Exact}
 		if sel.Role != "" {
+			if r := unknownRole(sel.Role, pointer); r != nil {
+				return 0, r
+			}
 			ps.Roles = language.AriaRoles(surface.Role(sel.Role))
 		}
 		id, err := pagejs.ResolveSelector(ctx, s.world(t), ps)
 		if err != nil {
-			return 0, refusalFor(err, 0)
+			r := refusalFor(err, 0)
+			if r.Pointer == "" && (r.Reason == surface.ReasonTargetNotFound || r.Reason == surface.ReasonTargetAmbiguous) {
+				r.Pointer = pointer // the selector's own field, as act.resolve says too
+			}
+			return 0, r
 		}
 		return id, nil
 	}
-	ref, ok := parseTarget(target)
-	if !ok {
-		return 0, &surface.Refusal{Reason: surface.ReasonStaleTarget, Pointer: pointer, Message: "not a target handle Ghostlight issued"}
+	ref, st := s.targets.lookup(target)
+	switch st {
+	case targetUnknown:
+		return 0, unknownHandle(pointer, "target")
+	case targetDropped:
+		return 0, &surface.Refusal{Reason: surface.ReasonStaleTarget, Pointer: pointer}
 	}
-	if "tab_"+ref.tab != t.Handle() {
+	if ref.tab != t.Handle() {
 		return 0, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: pointer, Message: "that target belongs to another tab"}
 	}
 	if ref.gen != t.Generation() {
@@ -67,10 +145,34 @@ func (s *session) element(ctx context.Context, t *browser.Tab, target string, se
 	return ref.id, nil
 }
 
+// roleNouns is the closed noun set, as a refusal lists it.
+var roleNouns = func() string {
+	names := make([]string, len(surface.RoleValues))
+	for i, r := range surface.RoleValues {
+		names[i] = string(r)
+	}
+	return strings.Join(names, ", ")
+}()
+
+// unknownRole refuses a selector role outside the closed noun set. The
+// schema states only the role's length (the 33 nouns would cost every
+// selector 400 bytes of discovery, CONTRIBUTING.md "Discovery budget"), so
+// the decoder accepts any such string and the set is checked here, before
+// the page is touched, at the role's own pointer.
+func unknownRole(role, pointer string) *surface.Refusal {
+	for _, r := range surface.RoleValues {
+		if string(r) == role {
+			return nil
+		}
+	}
+	return &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: pointer + "/role", Rule: surface.RuleEnum, Limit: roleNouns,
+		Message: "role " + strconv.Quote(role) + " is not a role noun; use one of " + roleNouns}
+}
+
 // item renders a perceived element as a fact row with a fresh handle.
 func (s *session) item(t *browser.Tab, gen uint64, it pagejs.Item) *surface.Item {
 	return &surface.Item{
-		Target:     targetHandle(t, gen, it.ID),
+		Target:     s.targetHandle(t, gen, it.ID),
 		Role:       language.Role(it.Role),
 		Name:       language.Name(it.Name),
 		State:      stateNames(it.State),

@@ -22,7 +22,7 @@ func (h *Handler) BrowserClick(ctx context.Context, a *surface.BrowserClickArgs)
 	f := &surface.BrowserClickFacts{Tab: t.Handle(), Target: a.Target, View: a.View}
 	rec := language.Act{Verb: clickVerb(a.Button, a.ClickCount)}
 	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
-		pt, r := ac.point(ctx, a.Branch() == surface.BrowserClickBranchPoint, a.Target, a.Selector, a.View, a.X, a.Y, pagejs.LocateOptions{}, &rec, &f.Element)
+		pt, r := ac.point(ctx, a.Branch() == surface.BrowserClickBranchPoint, a.Target, a.Selector, a.View, a.X, a.Y, pagejs.LocateOptions{}, &rec)
 		if r != nil {
 			return r
 		}
@@ -38,8 +38,8 @@ func (h *Handler) BrowserClick(ctx context.Context, a *surface.BrowserClickArgs)
 
 // point resolves the location of a pointer action: a view point, or a
 // target or selector located (and scrolled into view) on the page. It fills
-// the receipt's object and the element fact.
-func (ac *act) point(ctx context.Context, byView bool, target string, sel *surface.Selector, view string, x, y *int, opt pagejs.LocateOptions, rec *language.Act, el **surface.Element) (input.Point, *surface.Refusal) {
+// the receipt's object.
+func (ac *act) point(ctx context.Context, byView bool, target string, sel *surface.Selector, view string, x, y *int, opt pagejs.LocateOptions, rec *language.Act) (input.Point, *surface.Refusal) {
 	if byView {
 		pt, r := ac.viewPoint(ctx, view, *x, *y, "/view")
 		if r == nil {
@@ -55,7 +55,6 @@ func (ac *act) point(ctx context.Context, byView bool, target string, sel *surfa
 	if r != nil {
 		return pt, r
 	}
-	*el = e
 	rec.Object = language.Target(e, ac.s.h.names)
 	return pt, nil
 }

@@ -21,7 +21,12 @@ func (h *Handler) BrowserDrag(ctx context.Context, a *surface.BrowserDragArgs) (
 	s := h.session(ctx)
 	ctx, cancel := deadline(ctx, a.TimeoutMs)
 	defer cancel()
-	t, ref := s.tabFor(ctx, a.Tab, a.SourceTarget, a.View)
+	// An end given by selector names no tab; the other end's handle may.
+	handleEnd := a.SourceTarget
+	if handleEnd == "" {
+		handleEnd = a.DestinationTarget
+	}
+	t, ref := s.tabFor(ctx, a.Tab, handleEnd, a.View)
 	if ref != nil {
 		return nil, refused(ref)
 	}
@@ -46,7 +51,12 @@ func (h *Handler) BrowserDrag(ctx context.Context, a *surface.BrowserDragArgs) (
 			}
 		}
 		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
-			return input.Drag(ctx, ac.t.Page(), from, to, dragSteps)
+			w, err := ac.t.WatchDrags()
+			if err != nil {
+				return input.EffectNone, err
+			}
+			defer w.Stop()
+			return input.Drag(ctx, ac.t.Page(), from, to, dragSteps, w)
 		})
 		return inputRefusal(ctx, err, a.TimeoutMs)
 	})
@@ -58,17 +68,17 @@ func (h *Handler) BrowserDrag(ctx context.Context, a *surface.BrowserDragArgs) (
 // dragTargets locates both ends. Bringing the destination into view may
 // scroll the source away, so the source is located again after it.
 func (ac *act) dragTargets(ctx context.Context, a *surface.BrowserDragArgs, rec *language.Act) (input.Point, input.Point, *surface.Refusal) {
-	from, src, _, r := ac.locate(ctx, a.SourceTarget, nil, "/source_target", pagejs.LocateOptions{})
+	from, src, _, r := ac.locate(ctx, a.SourceTarget, a.SourceSelector, locator(a.SourceSelector, "/source_target", "/source_selector"), pagejs.LocateOptions{})
 	if r != nil {
 		return from, from, r
 	}
-	to, dst, dp, r := ac.locate(ctx, a.DestinationTarget, nil, "/destination_target", pagejs.LocateOptions{AllowDisabled: true})
+	to, dst, dp, r := ac.locate(ctx, a.DestinationTarget, a.DestinationSelector, locator(a.DestinationSelector, "/destination_target", "/destination_selector"), pagejs.LocateOptions{AllowDisabled: true})
 	if r != nil {
 		return from, to, r
 	}
 	if dp.Scrolled {
 		var sp pagejs.Point
-		if from, _, sp, r = ac.locate(ctx, a.SourceTarget, nil, "/source_target", pagejs.LocateOptions{}); r != nil {
+		if from, _, sp, r = ac.locate(ctx, a.SourceTarget, a.SourceSelector, locator(a.SourceSelector, "/source_target", "/source_selector"), pagejs.LocateOptions{}); r != nil {
 			return from, to, r
 		}
 		if sp.Scrolled {

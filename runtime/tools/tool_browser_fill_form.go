@@ -19,6 +19,7 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 	ctx, cancel := deadline(ctx, a.TimeoutMs)
 	defer cancel()
 	hint := a.SubmitTarget
+	submit := a.SubmitTarget != "" || a.SubmitSelector != nil
 	for _, fl := range a.Fields {
 		if hint == "" && fl.Target != "" {
 			hint = fl.Target
@@ -60,7 +61,7 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 				if r == nil { // the field's own handlers opened a dialog: it was set
 					f.FilledCount++
 					rec.Verb = "Filled " + language.Plural(f.FilledCount, "field", "fields")
-					if f.FilledCount < len(a.Fields) || a.SubmitTarget != "" {
+					if f.FilledCount < len(a.Fields) || submit {
 						// The rest never reached the page: a partial effect.
 						rec.Verb += " of " + strconv.Itoa(len(a.Fields))
 						ac.note(surface.EffectNone)
@@ -80,10 +81,10 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 			f.FilledCount++
 		}
 		rec.Verb = "Filled " + language.Plural(f.FilledCount, "field", "fields")
-		if a.SubmitTarget == "" {
+		if !submit {
 			return nil
 		}
-		pt, el, _, r := ac.locate(ctx, a.SubmitTarget, nil, "/submit_target", pagejs.LocateOptions{})
+		pt, el, _, r := ac.locate(ctx, a.SubmitTarget, a.SubmitSelector, locator(a.SubmitSelector, "/submit_target", "/submit_selector"), pagejs.LocateOptions{})
 		if r != nil {
 			ac.note(surface.EffectNone)
 			return r
@@ -96,11 +97,11 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 		f.Submitted = err == nil || ac.dialog != nil
 		return inputRefusal(ctx, err, a.TimeoutMs)
 	})
-	if ac.dialog != nil && a.SubmitTarget != "" && ac.dispatched() {
+	if ac.dialog != nil && submit && ac.dispatched() {
 		f.Submitted = true
 	}
 	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
-	return f, ac.outcome("browser_fill_form", ref, rec, a.SubmitTarget == "", a.TimeoutMs, "the submit click")
+	return f, ac.outcome("browser_fill_form", ref, rec, !submit, a.TimeoutMs, "the submit click")
 }
 
 // formValue converts a decoded field value to the page's typed value.

@@ -23,7 +23,7 @@ func (h *Handler) BrowserHover(ctx context.Context, a *surface.BrowserHoverArgs)
 	f := &surface.BrowserHoverFacts{Tab: t.Handle(), Target: a.Target, View: a.View}
 	rec := language.Act{Verb: "Hovered over"}
 	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
-		pt, r := ac.point(ctx, a.Branch() == surface.BrowserHoverBranchPoint, a.Target, a.Selector, a.View, a.X, a.Y, pagejs.LocateOptions{AllowDisabled: true}, &rec, &f.Element)
+		pt, r := ac.point(ctx, a.Branch() == surface.BrowserHoverBranchPoint, a.Target, a.Selector, a.View, a.X, a.Y, pagejs.LocateOptions{AllowDisabled: true}, &rec)
 		if r != nil {
 			return r
 		}

@@ -57,8 +57,8 @@ func (s *session) inspectItems(ctx context.Context, t *browser.Tab, gen uint64, 
 
 func (s *session) inspectDocument(ctx context.Context, t *browser.Tab, gen uint64, a *surface.BrowserInspectArgs, f *surface.BrowserInspectFacts) (language.Text, *surface.Refusal) {
 	req := pagejs.TreeRequest{MaxDepth: a.MaxDepth, MaxItems: a.MaxItems, NameMax: surface.TargetNameCharsMax}
-	if a.Root != "" {
-		id, r := s.element(ctx, t, a.Root, nil, "/root")
+	if a.Root != "" || a.RootSelector != nil {
+		id, r := s.element(ctx, t, a.Root, a.RootSelector, locator(a.RootSelector, "/root", "/root_selector"))
 		if r != nil {
 			return language.Text{}, r
 		}
@@ -85,7 +85,7 @@ func (s *session) inspectDocument(ctx context.Context, t *browser.Tab, gen uint6
 	for i := range tree.Nodes {
 		n := &tree.Nodes[i]
 		n.Role, n.Name = string(language.Role(n.Role)), language.Name(n.Name)
-		f.Items = append(f.Items, &surface.Item{Target: targetHandle(t, gen, n.ID), Role: surface.Role(n.Role), Name: n.Name, State: stateNames(n.State), Level: n.Depth})
+		f.Items = append(f.Items, &surface.Item{Target: s.targetHandle(t, gen, n.ID), Role: surface.Role(n.Role), Name: n.Name, State: stateNames(n.State), Level: n.Depth})
 	}
 	cur, prev := s.recordSnapshot(t.Handle(), gen, tree)
 	f.Snapshot = cur.handle

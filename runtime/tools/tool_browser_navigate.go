@@ -9,6 +9,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
 
 // BrowserNavigate opens a governed URL in a controlled tab.
@@ -18,12 +19,14 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 	defer cancel()
 	ctx = governed(ctx) // every hop is held to the call's authority
 	discard := a.Beforeunload == "discard"
+	pipeline.FromContext(ctx).Stage("Navigating to " + language.Host(a.URL)) // progress a client sees
 	f := &surface.BrowserNavigateFacts{}
 	var land browser.Landing
 	var err error
 	if (a.NewTab || a.Tab != "" && !s.ws.Live(a.Tab)) && s.ws.TabCount() >= surface.SessionTabsMax {
 		return nil, refused(&surface.Refusal{Reason: surface.ReasonTabLimit, Limit: strconv.Itoa(surface.SessionTabsMax)})
 	}
+	dlMark := s.ws.DownloadMark() // a URL that answers with a download (download.go)
 	if a.Tab != "" {
 		t, recreated, rerr := s.ws.Reopen(ctx, a.Tab)
 		if rerr != nil {
@@ -39,7 +42,13 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 		}
 		f.Created, f.Reused, land = r.Created, r.Reused, r.Landing
 	}
+	s.ws.AwaitDownloads(ctx)
 	s.noteRelaunch(ctx)
+	if err != nil && f.Tab != "" && s.ws.DownloadedSince(dlMark) && browser.KindOf(err) == browser.KindNavigation {
+		// The URL answered with a download: no page committed, the tab stayed
+		// where it was, and the download fact says what became of the file.
+		return f, navigatedToDownload(f, landOr(err, land))
+	}
 	if err != nil {
 		ref := refusalFor(err, a.TimeoutMs)
 		if ref.Reason == surface.ReasonHostDenied && f.Tab == "" {
@@ -102,12 +111,14 @@ func navigateSentence(f *surface.BrowserNavigateFacts) string {
 	case f.Created:
 		return fmt.Sprintf("Opened %s", host)
 	}
-	return fmt.Sprintf("Navigated %s to %s", f.Tab, host)
+	return fmt.Sprintf("Navigated to %s", host) // the tab is in the facts
 }
 
 func navigateText(f *surface.BrowserNavigateFacts) language.Text {
 	s := navigateSentence(f) + "."
-	return language.Say(s, "Call browser_inspect or browser_find to get targets on the page.")
+	// No next step: inspecting or finding is what a model does next anyway,
+	// and a receipt that says so on every navigation pays for it each time.
+	return language.Say(s)
 }
 
 // stillLoading adds to a receipt that its page was still loading at the

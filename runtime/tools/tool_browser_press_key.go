@@ -79,8 +79,8 @@ func (h *Handler) BrowserPressKey(ctx context.Context, a *surface.BrowserPressKe
 	}
 	rec := language.Act{Verb: verb}
 	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
-		if a.Target != "" {
-			id, r := ac.resolve(ctx, a.Target, nil, "/target")
+		if a.Target != "" || a.Selector != nil {
+			id, r := ac.resolve(ctx, a.Target, a.Selector, locator(a.Selector, "/target", "/selector"))
 			if r != nil {
 				return r
 			}

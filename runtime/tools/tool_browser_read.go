@@ -7,6 +7,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
 
 // BrowserRead returns bounded rendered prose of the page or of one target.
@@ -24,8 +25,8 @@ func (h *Handler) BrowserRead(ctx context.Context, a *surface.BrowserReadArgs) (
 	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
 		gen := t.Generation()
 		req := pagejs.ReadRequest{Mode: a.Mode, MaxChars: a.MaxChars, TitleMax: surface.TitleCharsMax}
-		if a.Target != "" {
-			id, r := s.element(ctx, t, a.Target, nil, "/target")
+		if a.Target != "" || a.Selector != nil {
+			id, r := s.element(ctx, t, a.Target, a.Selector, locator(a.Selector, "/target", "/selector"))
 			if r != nil {
 				return r
 			}
@@ -38,6 +39,11 @@ func (h *Handler) BrowserRead(ctx context.Context, a *surface.BrowserReadArgs) (
 		var cut bool
 		f.URL, f.Title, cut = governPage(ctx, res.URL, res.Title)
 		if cut { // the page moved outside the authority under the read: nothing of it
+			if inv := pipeline.FromContext(ctx); inv != nil && inv.Authority != nil {
+				if d := inv.Authority.AdmitURL(res.URL); d != nil {
+					return d // names the host and the deciding layer
+				}
+			}
 			return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: language.Host(f.URL), Message: "the page left the hosts this call may reach"}
 		}
 		f.Text, f.Truncated, f.Mode = res.Text, res.Truncated, res.ModeUsed

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -11,10 +12,12 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/recorder"
+	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
 
-// recordPrefix starts a recording handle: "rec_<n>".
+// recordPrefix starts a recording handle.
 const recordPrefix = surface.HandlePrefixRecording + "_"
 
 // recordEdge is the longest edge of a recorded frame: half the edge of a
@@ -34,10 +37,15 @@ var recordLimits = recorder.Limits{
 // recordings are a session's recordings, by handle. Frames live in the
 // recorders' memory only.
 type recordings struct {
-	mu   sync.Mutex
-	seq  int
-	byID map[string]*recording
+	mu    sync.Mutex
+	seq   int
+	byID  map[string]*recording
+	codec *handle.Codec // the session's key for recording handles
 }
+
+// A recording handle is "rec_" and eight base62 characters: the session's
+// recording number under its own key (runtime/handle).
+const recordBody = surface.HandleCharsMax - len(surface.HandlePrefixRecording) - 1
 
 type recording struct {
 	handle string
@@ -49,7 +57,7 @@ func (s *session) recs() *recordings {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.recordings == nil {
-		s.recordings = &recordings{byID: map[string]*recording{}}
+		s.recordings = &recordings{byID: map[string]*recording{}, codec: handle.New(recordBody)}
 	}
 	return s.recordings
 }
@@ -107,11 +115,10 @@ func (h *Handler) BrowserRecord(ctx context.Context, a *surface.BrowserRecordArg
 	if a.Branch() == surface.BrowserRecordBranchStart {
 		return s.recordStart(ctx, a)
 	}
-	if a.Download {
+	if inv := pipeline.FromContext(ctx); a.Download && (inv == nil || inv.Authority == nil || !inv.Authority.AllowsDownloads()) {
 		// Checked before anything changes: a save must not auto-stop and
 		// then refuse.
-		return nil, refused(&surface.Refusal{Reason: surface.ReasonNotSupported, Pointer: "/download",
-			Message: "download delivery is not available yet; save without download to get the GIF, or with target to attach it to a file input"})
+		return nil, refused(downloadsDenied(inv))
 	}
 	rec, r := s.recs().resolve(a.Recording)
 	if r != nil {
@@ -191,7 +198,7 @@ func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs)
 	}
 	rs.mu.Lock()
 	rs.seq++
-	handle := recordPrefix + strconv.Itoa(rs.seq)
+	handle := recordPrefix + rs.codec.Encode(uint64(rs.seq))
 	rs.byID[handle] = &recording{handle: handle, tab: t, r: rec}
 	rs.mu.Unlock()
 	f := &surface.BrowserRecordFacts{Tab: t.Handle(), Recording: handle}
@@ -204,6 +211,7 @@ func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs)
 // delivers it to the client or to a file input.
 func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, rec *recording, f *surface.BrowserRecordFacts) (*surface.BrowserRecordFacts, surface.Outcome) {
 	stopped := false
+	pipeline.FromContext(ctx).Stage("Saving the recording") // progress a client sees
 	if rec.r.Status().State == recorder.StateRecording {
 		rec.r.Stop(ctx, recorder.StopSaved)
 		stopped = true
@@ -225,7 +233,10 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 	f.FramesKept, f.FramesCaptured = g.FramesKept, g.FramesCaptured
 	f.Bytes, f.Width, f.Height = len(g.Data), g.Width, g.Height
 	reduced := g.Scaled || g.Thinned
-	if a.Target == "" {
+	if a.Download {
+		return s.recordDownload(ctx, rec, f, g.Data, reduced)
+	}
+	if a.Target == "" && a.Selector == nil {
 		f.Delivery = "client"
 		eff := surface.EffectNone
 		if stopped {
@@ -235,16 +246,25 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 		out.Image = &surface.Image{MIME: "image/gif", Data: g.Data}
 		return f, out
 	}
-	if r := checkSizes([]int64{int64(len(g.Data))}, "/target"); r != nil {
+	if r := checkSizes([]int64{int64(len(g.Data))}, locator(a.Selector, "/target", "/selector")); r != nil {
 		return nil, refused(r)
 	}
 	f.Delivery = "target"
-	t, r := s.tab(ctx, "", a.Target)
+	// A selector names no tab: it looks in the recorded tab.
+	recTab := ""
+	if a.Selector != nil {
+		recTab = rec.tab.Handle()
+	}
+	t, r := s.tab(ctx, recTab, a.Target)
 	if r != nil {
 		return nil, refused(r)
 	}
+	where := a.Target
 	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
-		fi, _, r := ac.fileInput(ctx, &surface.BrowserUploadArgs{Target: a.Target}, &surface.BrowserUploadFacts{})
+		fi, el, r := ac.fileInput(ctx, &surface.BrowserUploadArgs{Target: a.Target, Selector: a.Selector}, &surface.BrowserUploadFacts{})
+		if r == nil && a.Selector != nil {
+			where = language.Target(el, s.h.names)
+		}
 		if r != nil {
 			return r
 		}
@@ -253,7 +273,7 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 			return fi.Attach(ctx, "recording.gif", "image/gif", g.Data)
 		})
 		if input.KindOf(err) == input.KindInvalidArgument {
-			return &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/target", Message: "the file input did not take the replay"}
+			return &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: locator(a.Selector, "/target", "/selector"), Message: "the file input did not take the replay"}
 		}
 		return inputRefusal(ctx, err, 0)
 	})
@@ -263,13 +283,37 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 		}
 		return nil, ac.outcome("browser_record", ref, language.Act{}, false, 0, "the attachment")
 	}
-	text := language.RecordSaved(rec.handle, f.DurationMs, f.Delivery, a.Target, reduced)
+	text := language.RecordSaved(rec.handle, f.DurationMs, f.Delivery, where, reduced)
 	if d := ac.dialogOf(); d != "" {
 		// The input's own handlers opened a dialog: the save happened.
 		text = language.DialogAfter(text, string(d))
 	}
 	out := done(text, ac.readiness, surface.EffectApplied, false)
 	return f, out
+}
+
+// recordDownload has the browser download the replay from the recorded tab's page, by
+// the same path as a page's own download: the session's download directory, its bound
+// and its report. The result names the file and its size, never a path.
+func (s *session) recordDownload(ctx context.Context, rec *recording, f *surface.BrowserRecordFacts, data []byte, reduced bool) (*surface.BrowserRecordFacts, surface.Outcome) {
+	name := replayName(rec.handle)
+	d, err := rec.tab.SaveAsDownload(governed(ctx), name, "image/gif", data)
+	s.ws.TakeDownloads() // this result reports it; the next one must not again
+	if err != nil {
+		if errors.Is(err, browser.ErrDownloadsDenied) {
+			return nil, refused(downloadsDenied(pipeline.FromContext(ctx)))
+		}
+		return nil, refused(refusalFor(err, surface.TimeoutMsDefault))
+	}
+	f.Delivery = "download"
+	f.Bytes = int(d.Bytes)
+	if d.State != surface.DownloadStateCompleted {
+		// The browser did not finish the file: say so, with the download fact.
+		return f, surface.Outcome{Status: surface.StatusFailed, Effect: surface.EffectUnknown,
+			Refusal: &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/download", Download: downloadFact(d, 1),
+				Message: "the browser's download of the replay ended " + string(d.State)}}
+	}
+	return f, done(language.RecordSaved(rec.handle, f.DurationMs, f.Delivery, name, reduced), "", surface.EffectApplied, false)
 }
 
 // discardAll erases every recording of a session that ends.

@@ -26,10 +26,10 @@ func (h *Handler) BrowserScreenshot(ctx context.Context, a *surface.BrowserScree
 	var parent *viewEntry
 	tabHandle := a.Tab
 	if branch == surface.BrowserScreenshotBranchRegion {
-		// A view this session never had, or has forgotten (the registry is
-		// bounded), is stale like any other: the remedy is a new screenshot.
+		// A view this session has forgotten (the registry is bounded) is
+		// stale; one it never issued is unknown.
 		if parent = s.views.get(a.View); parent == nil {
-			return nil, refused(&surface.Refusal{Reason: surface.ReasonStaleView, Pointer: "/view"})
+			return nil, refused(s.views.missing(a.View, "/view"))
 		}
 		if tabHandle != "" && tabHandle != parent.tab {
 			return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/view", Message: "that view belongs to another tab"})
@@ -56,7 +56,7 @@ func (h *Handler) BrowserScreenshot(ctx context.Context, a *surface.BrowserScree
 			req.MaxAspect = surface.FullPageAspectMax
 		case surface.BrowserScreenshotBranchTarget:
 			req.Kind = capture.Element
-			clip, r := s.targetClip(ctx, t, a.Target)
+			clip, r := s.targetClip(ctx, t, a.Target, a.Selector)
 			if r != nil {
 				return r
 			}
@@ -92,8 +92,8 @@ func (h *Handler) BrowserScreenshot(ctx context.Context, a *surface.BrowserScree
 // targetClip is the target's box in CSS page px. Locating it scrolls it into
 // view when needed, so the capture usually stays inside the viewport (and
 // avoids a beyond-viewport render, which the page would see as a resize).
-func (s *session) targetClip(ctx context.Context, t *browser.Tab, target string) (capture.Rect, *surface.Refusal) {
-	id, r := s.element(ctx, t, target, nil, "/target")
+func (s *session) targetClip(ctx context.Context, t *browser.Tab, target string, sel *surface.Selector) (capture.Rect, *surface.Refusal) {
+	id, r := s.element(ctx, t, target, sel, locator(sel, "/target", "/selector"))
 	if r != nil {
 		return capture.Rect{}, r
 	}

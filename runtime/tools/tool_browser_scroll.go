@@ -56,7 +56,7 @@ func (h *Handler) BrowserScroll(ctx context.Context, a *surface.BrowserScrollArg
 func (ac *act) reveal(ctx context.Context, a *surface.BrowserScrollArgs, f *surface.BrowserScrollFacts, rec *language.Act) *surface.Refusal {
 	ac.arm(ctx)
 	// Locate brings the element into view only when it is not, and names it.
-	_, el, p, r := ac.locate(ctx, a.Target, nil, "/target", pagejs.LocateOptions{AllowDisabled: true, AllowObscured: true})
+	_, el, p, r := ac.locate(ctx, a.Target, a.Selector, locator(a.Selector, "/target", "/selector"), pagejs.LocateOptions{AllowDisabled: true, AllowObscured: true})
 	if r != nil {
 		if errors.Is(context.Cause(ctx), browser.ErrDialogOpened) {
 			ac.note(surface.EffectApplied) // a scroll handler answered with a dialog
@@ -220,5 +220,5 @@ func followScroll(ctx context.Context, ac *act, css input.Point, before offsets,
 func px(v float64) int { return int(math.Round(v)) }
 
 func offsetsSentence(f *surface.BrowserScrollFacts) string {
-	return fmt.Sprintf("The scroll position is now x %d, y %d.", f.ScrollX, f.ScrollY)
+	return fmt.Sprintf("Scroll position: x %d, y %d.", f.ScrollX, f.ScrollY)
 }

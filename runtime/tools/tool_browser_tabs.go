@@ -62,7 +62,7 @@ func tabsText(f *surface.BrowserTabsFacts, all int, crashed []string) language.T
 	if len(f.Tabs) == 0 {
 		return language.Say("This session controls no tab.", "Open one with browser_navigate.")
 	}
-	s := fmt.Sprintf("This session controls %s.", language.Plural(len(f.Tabs), "tab", "tabs"))
+	s := fmt.Sprintf("Listed %s.", language.Plural(len(f.Tabs), "tab", "tabs")) // this session's, all of them
 	if all > len(f.Tabs) {
 		s = fmt.Sprintf("This session controls %d tabs; the first %s are listed.", all, language.Plural(len(f.Tabs), "is", "are"))
 	}

@@ -82,11 +82,11 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 		case !it.Editable || it.State.ReadOnly:
 			return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: "the target does not take typed text"}
 		}
-		f.Element = ac.element(it.Role, it.Name)
+		el := ac.element(it.Role, it.Name)
 		if f.Target == "" {
-			f.Target = targetHandle(ac.t, ac.t.Generation(), id)
+			f.Target = ac.s.targetHandle(ac.t, ac.t.Generation(), id)
 		}
-		rec.Object = language.Target(f.Element, h.names)
+		rec.Object = language.Target(el, h.names)
 		ac.arm(ctx)
 		if a.ClearFirst {
 			if err := pagejs.Clear(ctx, ac.w, id); err != nil {
@@ -140,9 +140,9 @@ func typedVerb(cleared bool, typed, total int) string {
 	case total == 0:
 		return "Cleared"
 	case typed < total:
-		v = "Typed " + strconv.Itoa(typed) + " of " + language.Characters(total) + " into"
+		v = "Typed " + strconv.Itoa(typed) + " of " + language.Characters(total) + " in"
 	default:
-		v = "Typed " + language.Characters(typed) + " into"
+		v = "Typed " + language.Characters(typed) + " in"
 	}
 	if cleared {
 		return "Cleared and t" + v[1:]

@@ -13,6 +13,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
 
 // BrowserUpload attaches local files, inline files or a captured image to
@@ -22,6 +23,7 @@ import (
 // contents never enter results beyond uploaded_count and uploaded_bytes.
 func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArgs) (*surface.BrowserUploadFacts, surface.Outcome) {
 	s := h.session(ctx)
+	pipeline.FromContext(ctx).Stage("Uploading files") // progress a client sees
 	var sizes []int64
 	var img *viewEntry
 	switch a.Branch() {
@@ -48,7 +50,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 				Message: "a drop needs view, x and y together; without them the image is attached"})
 		}
 		if img = s.views.get(a.SourceImage); img == nil {
-			return nil, refused(&surface.Refusal{Reason: surface.ReasonStaleView, Pointer: "/source_image", Message: "that capture is unknown or was forgotten"})
+			return nil, refused(s.views.missing(a.SourceImage, "/source_image"))
 		}
 		sizes = []int64{int64(len(img.data))}
 		if r := checkSizes(sizes, "/source_image"); r != nil {
@@ -126,7 +128,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 // named, or else the page's only file input. Credential-class inputs are
 // handed to the user before anything is attached. Release the input when
 // done.
-func (ac *act) fileInput(ctx context.Context, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (*input.FileInput, *surface.Element, *surface.Refusal) {
+func (ac *act) fileInput(ctx context.Context, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (*input.FileInput, *language.Acted, *surface.Refusal) {
 	if a.Target == "" && a.Selector == nil {
 		return ac.soleFileInput(ctx)
 	}
@@ -153,23 +155,24 @@ func (ac *act) fileInput(ctx context.Context, a *surface.BrowserUploadArgs, f *s
 		return nil, nil, &surface.Refusal{Reason: surface.ReasonNotFileInput, Pointer: pointer}
 	}
 	if f.Target == "" {
-		f.Target = targetHandle(ac.t, ac.t.Generation(), id)
+		f.Target = ac.s.targetHandle(ac.t, ac.t.Generation(), id)
 	}
-	obj, err := ac.w.ElementObject(ctx, id)
+	// The input may be in a cross-origin frame: its object lives on that
+	// frame's session, and the files are set there.
+	page, obj, rel, err := ac.w.ElementObjectOn(ctx, id)
 	if err != nil {
 		return nil, nil, refusalFor(err, a.TimeoutMs)
 	}
-	el := &surface.Element{Role: surface.RoleFileInput}
+	el := &language.Acted{Role: surface.RoleFileInput}
 	if ac.names() {
 		el.Name = language.Name(it.Name)
 	}
-	w := ac.w
-	return input.FileInputOf(ac.t.Page(), obj, func(ctx context.Context) { _ = w.ReleaseObjects(ctx) }), el, nil
+	return input.FileInputOf(page, obj, rel), el, nil
 }
 
 // soleFileInput finds the page's only <input type=file> (the executor reads
 // it through the DOM domain, which page scripts cannot tamper with).
-func (ac *act) soleFileInput(ctx context.Context) (*input.FileInput, *surface.Element, *surface.Refusal) {
+func (ac *act) soleFileInput(ctx context.Context) (*input.FileInput, *language.Acted, *surface.Refusal) {
 	sole, err := input.SoleFileInput(ctx, ac.t.Page(), surface.CredentialAutocomplete)
 	switch {
 	case err != nil:
@@ -181,7 +184,7 @@ func (ac *act) soleFileInput(ctx context.Context) (*input.FileInput, *surface.El
 	case sole.Credential:
 		return nil, nil, &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Message: "the page's file input"}
 	}
-	return sole.Input, &surface.Element{Role: surface.RoleFileInput}, nil
+	return sole.Input, &language.Acted{Role: surface.RoleFileInput}, nil
 }
 
 // release frees a held file input within the observe budget, even after the

@@ -44,14 +44,17 @@ func (h *Handler) BrowserWait(ctx context.Context, a *surface.BrowserWaitArgs) (
 		return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/value", Rule: surface.RuleMaximum, Limit: strconv.Itoa(limit),
 			Message: "a duration longer than timeout_ms (" + strconv.Itoa(limit) + " ms) cannot finish; raise timeout_ms"})
 	}
+	// The clock starts before the deadline is set, so a wait that met its
+	// bound never reports less than the bound as elapsed.
+	start := time.Now()
 	ctx, cancel := deadline(ctx, a.TimeoutMs)
 	defer cancel()
+	pipeline.FromContext(ctx).Stage(fmt.Sprintf("Waiting for %s, at most %d ms", a.Condition, limit)) // progress a client sees
 	t, ref := s.tab(ctx, a.Tab, a.Target)
 	if ref != nil {
 		return nil, refused(ref)
 	}
 	f := &surface.BrowserWaitFacts{Tab: t.Handle(), Condition: a.Condition}
-	start := time.Now()
 	ref = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
 		ok, r := s.waitFor(ctx, t, a, start, limit)
 		f.Satisfied = ok
@@ -89,9 +92,9 @@ func (s *session) waitFor(ctx context.Context, t *browser.Tab, a *surface.Browse
 	progressEvery := time.Duration(surface.ProgressAfterMsMax) * time.Millisecond
 	nextProgress := start.Add(progressEvery)
 	notify := func() {
-		if inv := pipeline.FromContext(ctx); inv != nil && inv.Progress != nil && !time.Now().Before(nextProgress) {
-			el := time.Since(start).Milliseconds()
-			inv.Progress(float64(el), float64(limit), fmt.Sprintf("Waiting for %s: %d of %d ms", a.Condition, el, limit))
+		// The pipeline's beats carry the progress (its stage, set above);
+		// this keeps the loop waking once per beat.
+		if !time.Now().Before(nextProgress) {
 			nextProgress = nextProgress.Add(progressEvery)
 		}
 	}
@@ -220,8 +223,11 @@ func (s *session) condition(t *browser.Tab, a *surface.BrowserWaitArgs) (func(ct
 	}
 	// target_present / target_absent
 	present := a.Branch() == surface.BrowserWaitBranchTargetPresent
-	ref, ok := parseTarget(a.Target)
-	if !ok || "tab_"+ref.tab != t.Handle() {
+	ref, st := s.targets.lookup(a.Target)
+	switch {
+	case st == targetUnknown:
+		return nil, unknownHandle("/target", "target")
+	case st == targetDropped || ref.tab != t.Handle():
 		return nil, &surface.Refusal{Reason: surface.ReasonStaleTarget, Pointer: "/target"}
 	}
 	return func(ctx context.Context) (bool, *surface.Refusal) {

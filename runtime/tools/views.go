@@ -1,18 +1,23 @@
 package tools
 
 import (
-	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/capture"
+	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 )
 
 // views is a session's bounded registry of screenshot views: at most
 // ViewsKeptMax, the oldest forgotten first. A view keeps its image bytes so an
 // upload can reuse the capture (source_image); they never leave memory.
+// A view handle is "view_" and seven base62 characters, the view's sequence
+// number under the session's own key (runtime/handle): a forgotten view of
+// this session is stale, another session's view is unknown.
 type views struct {
 	mu    sync.Mutex
+	codec *handle.Codec
 	seq   uint64
 	order []string
 	byID  map[string]*viewEntry
@@ -26,13 +31,17 @@ type viewEntry struct {
 	data   []byte
 }
 
-func newViews() *views { return &views{byID: map[string]*viewEntry{}} }
+func newViews() *views {
+	return &views{codec: handle.New(viewBody), byID: map[string]*viewEntry{}}
+}
+
+const viewBody = surface.HandleCharsMax - len(surface.HandlePrefixView) - 1
 
 func (v *views) add(tab string, view capture.View, mime string, data []byte) *viewEntry {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.seq++
-	e := &viewEntry{handle: surface.HandlePrefixView + "_" + strconv.FormatUint(v.seq, 10), tab: tab, view: view, mime: mime, data: data}
+	e := &viewEntry{handle: surface.HandlePrefixView + "_" + v.codec.Encode(v.seq), tab: tab, view: view, mime: mime, data: data}
 	v.byID[e.handle] = e
 	v.order = append(v.order, e.handle)
 	for len(v.order) > surface.ViewsKeptMax {
@@ -46,4 +55,18 @@ func (v *views) get(handle string) *viewEntry {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.byID[handle]
+}
+
+// missing refuses a view handle get did not find: stale_view when this
+// session issued it (and has forgotten it), unknown_handle otherwise.
+func (v *views) missing(h, pointer string) *surface.Refusal {
+	body, ok := strings.CutPrefix(h, surface.HandlePrefixView+"_")
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if ok {
+		if n, ok := v.codec.Decode(body); ok && n >= 1 && n <= v.seq {
+			return &surface.Refusal{Reason: surface.ReasonStaleView, Pointer: pointer, Message: "that view was forgotten; only the latest views are kept"}
+		}
+	}
+	return unknownHandle(pointer, "view")
 }

@@ -27,8 +27,9 @@ func policyConfig(startupFlag, endpoint string, withholdNames bool) governance.C
 	return governance.Config{
 		Files:          files,
 		Key:            key,
-		CommandLine:    governance.CommandLine{WithholdTargetNames: withholdNames, Startup: startupFlag},
+		CommandLine:    governance.CommandLine{WithholdTargetNames: withholdNames, Startup: startupFlag, AllowDownloads: allowDownloads},
 		DefaultStartup: def,
+		Endpoint:       endpoint != "",
 	}
 }
 
@@ -44,6 +45,7 @@ func explain(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
 	startup := fs.String("startup", "", "as ghostlight serve --startup (the command-line layer)")
 	withhold := fs.Bool("withhold-target-names", false, "as ghostlight serve --withhold-target-names (the command-line layer)")
+	fs.BoolVar(&allowDownloads, "allow-downloads", false, "as ghostlight serve --allow-downloads (the command-line layer)")
 	endpoint := fs.String("browser-endpoint", os.Getenv("GHOSTLIGHT_BROWSER_ENDPOINT"), "as ghostlight serve --browser-endpoint (it makes connect the default startup)")
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -29,8 +29,8 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/server"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
+// allowDownloads is serve's --allow-downloads, part of the command-line policy layer.
+var allowDownloads bool
 
 func main() {
 	args := os.Args[1:]
@@ -50,8 +50,8 @@ func main() {
 		err = installCmd(args, os.Stdout)
 	case "open":
 		err = openCmd(args, os.Stdout)
-	case "version":
-		fmt.Println("ghostlight", version)
+	case "version", "--version":
+		printVersion(os.Stdout)
 	case "help", "-h", "--help":
 		usage(os.Stdout)
 	default:
@@ -103,6 +103,7 @@ func serve(args []string) error {
 	fs.StringVar(&f.endpoint, "browser-endpoint", os.Getenv("GHOSTLIGHT_BROWSER_ENDPOINT"), "attach to a running browser's DevTools endpoint (ws://… or http://host:port)")
 	fs.StringVar(&f.startup, "startup", "", "browser startup: auto (launch), connect (endpoint) or manual; default auto, or connect with --browser-endpoint (the command-line policy layer: it may only narrow browser.startup)")
 	fs.BoolVar(&f.headful, "headful", false, "show the launched browser window")
+	fs.BoolVar(&allowDownloads, "allow-downloads", false, "let pages download files into a per-session directory removed with the session (the command-line policy layer's downloads: allow)")
 	fs.BoolVar(&f.withholdNames, "withhold-target-names", false, "leave target names out of receipts (the command-line policy layer's privacy.preserve_target_names: false)")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn, error")
 	surfaceSel := fs.String("surface", server.SurfaceGhostlight, "tools to serve: ghostlight (its own), operator (the Operator class profile's verbs) or all")
@@ -133,6 +134,7 @@ func serve(args []string) error {
 	// The durable audit; closed after the server (defers run last-first).
 	journal := audit.Open(auditCfg, log)
 	defer journal.Close()
+	journal.FollowPolicy(*auditPath) // a reload that changes audit.* reopens it between calls
 	// What a killed server left (browser profiles and temp dirs, staging) goes before
 	// anything new is made; a live server's directories are never touched.
 	if n := browser.SweepStale(""); n > 0 {
@@ -148,13 +150,13 @@ func serve(args []string) error {
 		log.Warn("no browser registrations", "err", err)
 	}
 	srv, err := server.New(server.Config{
-		Browser: browser.Config{Startup: startup, Path: f.browserPath, Endpoint: f.endpoint, Prepared: prepared, Headless: !f.headful, Logger: log,
+		Browser: browser.Config{Startup: startup, StartupNow: func() string { return policy.Current().Startup() }, OnStart: policy.BrowserStarted, Path: f.browserPath, Endpoint: f.endpoint, Isolation: initial.Isolation(), IsolationNow: func() string { return policy.Current().Isolation() }, Prepared: prepared, Headless: !f.headful, Logger: log,
 			ViewportWidth: vp.w, ViewportHeight: vp.h},
 		WithheldNames: !initial.PreserveTargetNames(),
 		Policy:        policy.Current,
 		Journal:       journal,
 		Logger:        log,
-		Version:       version,
+		Version:       currentBuild().Version,
 		Surface:       *surfaceSel,
 	})
 	if err != nil {
@@ -183,7 +185,7 @@ func serve(args []string) error {
 		return err
 	}
 	if f.http == "" {
-		log.Info("ghostlight serving MCP on stdio", "version", version)
+		log.Info("ghostlight serving MCP on stdio", "version", currentBuild().Version)
 		return srv.Edge().ServeStdio(ctx, os.Stdin, os.Stdout)
 	}
 	if f.token == "" {
@@ -195,7 +197,7 @@ func serve(args []string) error {
 		opts = append(opts, mcpedge.AllowNonLoopback())
 	}
 	opts = append(opts, mcpedge.OnListen(func(a net.Addr) {
-		log.Info("ghostlight serving MCP over HTTP", "url", "http://"+a.String()+mcpedge.MCPPath, "version", version)
+		log.Info("ghostlight serving MCP over HTTP", "url", "http://"+a.String()+mcpedge.MCPPath, "version", currentBuild().Version)
 		wb.mounted(a)
 	}))
 	err = mcpedge.ListenAndServe(ctx, f.http, h, opts...)

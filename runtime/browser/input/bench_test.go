@@ -78,25 +78,6 @@ func BenchmarkDialogAccept(b *testing.B) {
 	}
 }
 
-// BenchmarkDragHTML5 drags a draggable onto a drop zone through interception.
-func BenchmarkDragHTML5(b *testing.B) {
-	p := newPage(b, doc(dragPage))
-	ctx := tctx(b, time.Hour)
-	from, to := center(b, p, "#src"), center(b, p, "#dst")
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := Drag(ctx, p, from, to, 4); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
-	var log []string
-	evalInto(b, p, "log.filter(x => x.startsWith('drop'))", &log)
-	if len(log) != b.N {
-		b.Fatalf("%d drops, want %d", len(log), b.N)
-	}
-}
-
 // BenchmarkExecute runs a small script returning an object (evaluate plus serialization).
 func BenchmarkExecute(b *testing.B) {
 	p := newPage(b, doc(`<p>x</p>`))

@@ -97,7 +97,8 @@ func TestClickInvalidArguments(t *testing.T) {
 		"inf":      func() (Effect, error) { return Hover(ctx, p, Point{10, math.Inf(1)}) },
 		"nil page": func() (Effect, error) { return Click(ctx, nil, Point{10, 10}, "primary", 1) },
 		"wheel":    func() (Effect, error) { return Wheel(ctx, p, Point{10, 10}, math.NaN(), 0) },
-		"steps":    func() (Effect, error) { return Drag(ctx, p, Point{1, 1}, Point{2, 2}, 0) },
+		"steps":    func() (Effect, error) { return Drag(ctx, p, Point{1, 1}, Point{2, 2}, 0, nil) },
+		"source":   func() (Effect, error) { return Drag(ctx, p, Point{1, 1}, Point{2, 2}, 1, nil) },
 	} {
 		eff, err := call()
 		if KindOf(err) != KindInvalidArgument || eff != EffectNone {

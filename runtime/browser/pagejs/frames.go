@@ -231,6 +231,9 @@ func (w *World) spread(ctx context.Context, method string, b []byte, out any) (b
 		}
 		return true, remarshal(all, out)
 	}
+	if docMethods[method] {
+		return true, mergeDocument(method, b, raws, out)
+	}
 	return false, nil
 }
 

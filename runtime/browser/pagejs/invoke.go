@@ -32,7 +32,7 @@ func (w *World) invoke(ctx context.Context, method string, arg any, out any) err
 	}
 	// Cross-origin frames (frames.go): perception spreads over them, and an
 	// id goes to the world that issued it.
-	if spreadMethods[method] {
+	if spreadMethods[method] || docMethods[method] && elementID(b) == 0 {
 		if done, err := w.spread(ctx, method, b, out); done {
 			return err
 		}

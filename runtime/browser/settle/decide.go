@@ -112,8 +112,20 @@ type Config struct {
 	// and how long a navigation the page let through may take to be
 	// announced by the browser.
 	DOMPatience time.Duration
+	// Retry is how soon to look again where only looking can tell: a
+	// window announced but not yet adopted (Watch also wakes at the
+	// adoption), or a round trip no document could answer yet (the next
+	// page event wakes it too). 0 falls back to Quiet.
+	Retry time.Duration
 	// Start is when the watch began (before the input).
 	Start time.Time
+}
+
+func (c Config) retry() time.Duration {
+	if c.Retry > 0 {
+		return c.Retry
+	}
+	return c.Quiet
 }
 
 // Verdict is one decision.
@@ -132,6 +144,9 @@ type Verdict struct {
 	Opening   int  // announced windows not yet adopted
 	Mutating  bool // the DOM is still changing
 	Expecting bool // the page let a navigation through that the browser has not announced
+	// DOMOnly: only the DOM still changing holds the page, so waiting in
+	// the page for its animation frames (Watch's hold probe) loses nothing.
+	DOMOnly bool
 
 	Readiness string // document.readyState at the latest probe ("" unknown)
 }
@@ -255,7 +270,7 @@ func (s *State) Decide(now time.Time) Verdict {
 	if v.Opening > 0 {
 		// Adoption is not an event of this page: look again soon.
 		busy = true
-		later(now.Add(s.cfg.Quiet))
+		later(now.Add(s.cfg.retry()))
 	}
 	if s.cfg.EventQuiet && !s.lastEvent.IsZero() {
 		if end := s.lastEvent.Add(s.cfg.Quiet); now.Before(end) {
@@ -264,9 +279,10 @@ func (s *State) Decide(now time.Time) Verdict {
 		}
 	}
 	if s.barrierFailedLast() {
-		// No document could answer: try again after a quiet window.
+		// No document could answer: try again soon (a page event may wake
+		// the watch first).
 		busy = true
-		later(s.failedAt.Add(s.cfg.Quiet))
+		later(s.failedAt.Add(s.cfg.retry()))
 	}
 	if !s.expect.IsZero() && !s.navSeen {
 		if end := s.expect.Add(s.cfg.DOMPatience); now.Before(end) {
@@ -277,6 +293,7 @@ func (s *State) Decide(now time.Time) Verdict {
 	}
 	if s.mutating(now, later) {
 		v.Mutating = true
+		v.DOMOnly = !busy
 		busy = true
 	}
 	caughtUp := !s.acked.IsZero() && !s.barrier.IsZero() && !s.barrier.Before(s.acked) && !s.barrier.Before(s.lastEvent)

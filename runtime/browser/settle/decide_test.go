@@ -13,7 +13,7 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func at(ms float64) time.Time { return t0.Add(time.Duration(ms * float64(time.Millisecond))) }
 
 func cfg() Config {
-	return Config{Quiet: 50 * time.Millisecond, Frames: 2, FrameGap: 16 * time.Millisecond, DOMPatience: time.Second, Start: t0}
+	return Config{Quiet: 50 * time.Millisecond, Frames: 2, FrameGap: 16 * time.Millisecond, DOMPatience: time.Second, Retry: 8 * time.Millisecond, Start: t0}
 }
 
 // quiet is a baseline probe of a page that has not mutated lately.
@@ -152,6 +152,39 @@ func TestDOMQuietAfterTwoFrames(t *testing.T) {
 	}
 }
 
+// DOMOnly says the DOM alone holds the page, so Watch may wait for its
+// frames in the page; any other hold (a request, a navigation, a window)
+// keeps the event-driven wait.
+func TestOnlyTheDOMHolding(t *testing.T) {
+	mut := probed(3, Probe{Seq: 4, Ago: 1, Frames: 0, Tick: 6})
+	if v := Decide(cfg(), []Event{quiet, ev(Acked, 2), mut}, at(3)); !v.Mutating || !v.DOMOnly {
+		t.Fatalf("DOM only: %+v", v)
+	}
+	for name, evs := range map[string][]Event{
+		"request":    {quiet, ev(Acked, 2), req(RequestStarted, 2.5, "r"), mut},
+		"navigation": {quiet, ev(Acked, 2), ev(NavRequested, 2.5), mut},
+		"window":     {quiet, ev(Acked, 2), ev(WindowOpened, 2.5), mut},
+		"expecting":  {quiet, ev(Acked, 2), probed(3, Probe{Seq: 4, Ago: 1, Frames: 0, Started: 1})},
+	} {
+		if v := Decide(cfg(), evs, at(3)); !v.Mutating || v.DOMOnly {
+			t.Fatalf("%s: %+v", name, v)
+		}
+	}
+	// Nothing changed: no frames are waited for at all (one barrier).
+	if v := Decide(cfg(), []Event{quiet, ev(Acked, 2), same(3)}, at(3)); !v.Settled || v.Mutating || v.DOMOnly {
+		t.Fatalf("still: %+v", v)
+	}
+	// What a hold returns with: two frames since the last mutation.
+	if v := Decide(cfg(), []Event{quiet, ev(Acked, 2), mut, probed(28, Probe{Seq: 4, Ago: 26, Frames: 2, Tick: 0.5})}, at(28)); !v.Settled {
+		t.Fatalf("after the hold: %+v", v)
+	}
+	// A hold that ended by time with frames not running, before the quiet
+	// time: still mutating, looked at again by the quiet time.
+	if v := Decide(cfg(), []Event{quiet, ev(Acked, 2), mut, probed(30, Probe{Seq: 4, Ago: 28, Frames: 0})}, at(30)); v.Settled || !v.DOMOnly {
+		t.Fatalf("hold ended early: %+v", v)
+	}
+}
+
 // Where animation frames do not run (a hidden page), the quiet time stands in.
 func TestDOMQuietByTimeWithoutFrames(t *testing.T) {
 	evs := []Event{quiet, ev(Acked, 2), probed(3, Probe{Seq: 4, Ago: 1, Frames: 0}), probed(60, Probe{Seq: 4, Ago: 58, Frames: 0})}
@@ -197,21 +230,28 @@ func TestProbeLostDropsDOMEvidence(t *testing.T) {
 	}
 }
 
-func TestFailedBarrierIsRetriedAfterAQuietWindow(t *testing.T) {
+// A round trip no document could answer is retried after Retry, not a
+// quiet window (without Retry, Quiet stands in).
+func TestFailedBarrierIsRetriedSoon(t *testing.T) {
 	evs := []Event{quiet, ev(Acked, 2), ev(ProbeLost, 3), ev(BarrierFailed, 4)}
 	v := Decide(cfg(), evs, at(4))
-	if v.Settled || !v.Until.Equal(at(54)) {
+	if v.Settled || !v.Until.Equal(at(12)) {
 		t.Fatalf("%+v", v)
 	}
-	if v := Decide(cfg(), append(evs, ev(Synced, 55)), at(55)); !v.Settled {
+	if v := Decide(cfg(), append(evs, ev(Synced, 13)), at(13)); !v.Settled {
 		t.Fatalf("%+v", v)
+	}
+	c := cfg()
+	c.Retry = 0
+	if v := Decide(c, evs, at(4)); !v.Until.Equal(at(54)) {
+		t.Fatalf("no Retry: %+v", v)
 	}
 }
 
 func TestOpenedWindowHoldsUntilAdopted(t *testing.T) {
 	evs := []Event{quiet, ev(Acked, 2), ev(WindowOpened, 2.5), same(3)}
 	v := Decide(cfg(), evs, at(3))
-	if v.Settled || v.Opening != 1 || !v.Until.Equal(at(53)) {
+	if v.Settled || v.Opening != 1 || !v.Until.Equal(at(11)) || v.DOMOnly {
 		t.Fatalf("%+v", v)
 	}
 	if v := Decide(cfg(), append(evs, ev(TabAdopted, 8), same(9)), at(9)); !v.Settled {

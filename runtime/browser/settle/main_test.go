@@ -29,7 +29,8 @@ const livePage = `<title>Settle</title>
 <button id="grow" style="position:absolute;left:10px;top:50px;width:120px;height:30px" onclick="document.body.insertAdjacentHTML('beforeend','<p>added</p>')">Grow</button>
 <button id="forever" style="position:absolute;left:10px;top:90px;width:120px;height:30px" onclick="fetch('/hang')">Forever</button>
 <button id="nothing" style="position:absolute;left:10px;top:130px;width:120px;height:30px" onclick="fetch('/204').then(function () { window.fetched = 1 })">Nothing</button>
-<a id="next" style="position:absolute;left:10px;top:170px" href="/next">Next</a>`
+<a id="next" style="position:absolute;left:10px;top:170px" href="/next">Next</a>
+<button id="chain" style="position:absolute;left:10px;top:210px;width:120px;height:30px" onclick="var k=0;(function f(){document.body.insertAdjacentHTML('beforeend','<i>c</i>');if(++k<5)requestAnimationFrame(f)})()">Chain</button>`
 
 func TestMain(m *testing.M) {
 	site = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -60,7 +61,7 @@ func TestMain(m *testing.M) {
 }
 
 func liveConfig() Config {
-	return Config{Quiet: 50 * time.Millisecond, Frames: 2, FrameGap: 16 * time.Millisecond, DOMPatience: time.Second}
+	return Config{Quiet: 50 * time.Millisecond, Frames: 2, FrameGap: 16 * time.Millisecond, DOMPatience: time.Second, Retry: 8 * time.Millisecond}
 }
 
 // liveTab opens the test page in a fresh workspace's tab.
@@ -91,7 +92,7 @@ func clickAndSettle(t testing.TB, tab *browser.Tab, w *pagejs.World, id string, 
 func clickAndSettleWith(t testing.TB, tab *browser.Tab, w *pagejs.World, id string, bound time.Duration, cfg Config) (Result, time.Duration) {
 	t.Helper()
 	pts := map[string]input.Point{"still": {X: 70, Y: 25}, "grow": {X: 70, Y: 65}, "forever": {X: 70, Y: 105},
-		"nothing": {X: 70, Y: 145}, "next": {X: 20, Y: 175}}
+		"nothing": {X: 70, Y: 145}, "next": {X: 20, Y: 175}, "chain": {X: 70, Y: 225}}
 	var res Result
 	var took time.Duration
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -13,7 +13,15 @@ package settle
 //
 // Frames are counted only for keepMs after each report, so a settled page
 // runs no animation-frame loop of Ghostlight's.
-const ProbeJS = `function (keepMs) {
+//
+// With holdMs > 0 the report is a promise that settles, inside the
+// animation-frame callback, once the DOM has stayed unchanged for frames
+// frames since its last mutation (or no mutation was ever seen), once the
+// page let a navigation through, or after holdMs (frames may not run): one
+// round trip that ends at the frame instead of polls guessing when it comes.
+// The counter's callback was registered before the hold's, so it runs
+// first in each frame and the hold sees that frame counted.
+const ProbeJS = `function (keepMs, frames, holdMs) {
   var g = globalThis, s = g.__ghostlightSettle;
   if (!s || s.doc !== document) {
     s = { doc: document, seq: 0, last: -1, frame: 0, mframe: -1, tick: -1, until: 0, ticking: false, starts: [] };
@@ -32,10 +40,26 @@ const ProbeJS = `function (keepMs) {
   }
   s.until = performance.now() + keepMs;
   if (!s.ticking) { s.ticking = true; requestAnimationFrame(s.step); }
-  var started = 0;
-  for (var i = 0; i < s.starts.length; i++) if (!s.starts[i].defaultPrevented) started++;
-  s.starts = [];
-  var now = performance.now();
-  return { seq: s.seq, ago: s.last < 0 ? -1 : now - s.last, frames: s.mframe < 0 ? -1 : s.frame - s.mframe,
-    tick: s.tick < 0 ? -1 : now - s.tick, ready: document.readyState, started: started };
+  var report = function () {
+    var started = 0;
+    for (var i = 0; i < s.starts.length; i++) if (!s.starts[i].defaultPrevented) started++;
+    s.starts = [];
+    var now = performance.now();
+    return { seq: s.seq, ago: s.last < 0 ? -1 : now - s.last, frames: s.mframe < 0 ? -1 : s.frame - s.mframe,
+      tick: s.tick < 0 ? -1 : now - s.tick, ready: document.readyState, started: started };
+  };
+  if (!(holdMs > 0)) return report();
+  var end = performance.now() + holdMs;
+  return new Promise(function (resolve) {
+    var done = false, timer = 0;
+    var check = function () {
+      if (done) return;
+      if (s.mframe < 0 || s.frame - s.mframe >= frames || s.starts.length > 0 || performance.now() >= end) {
+        done = true; clearTimeout(timer); resolve(report()); return;
+      }
+      requestAnimationFrame(check);
+    };
+    timer = setTimeout(function () { if (!done) { done = true; resolve(report()); } }, holdMs);
+    requestAnimationFrame(check);
+  });
 }`

@@ -33,6 +33,7 @@ type Watch struct {
 	gen0  uint64
 	url0  string
 	keep  float64 // ms the page keeps counting frames after a probe
+	cfg   Config
 
 	obs     *browser.Observation
 	probing bool // the DOM probe runs (the document is the one armed on)
@@ -56,7 +57,7 @@ type Result struct {
 func Start(ctx context.Context, t *browser.Tab, w *pagejs.World, cfg Config) *Watch {
 	cfg.Start = time.Now()
 	wt := &Watch{t: t, w: w, frame: proto.PageFrameID(t.TargetID()), gen0: t.Generation(), url0: t.URL(),
-		keep: ms(cfg.DOMPatience), st: New(cfg), wake: make(chan struct{}, 1)}
+		keep: ms(cfg.DOMPatience), cfg: cfg, st: New(cfg), wake: make(chan struct{}, 1)}
 	t.TakeOpened()
 	t.TakeRefusedOpens()
 	if obs, err := t.Observe(wt.record); err == nil {
@@ -96,12 +97,41 @@ func (wt *Watch) decide(now time.Time) Verdict {
 
 func (wt *Watch) probe(ctx context.Context) (Probe, error) {
 	var p Probe
-	raw, err := wt.w.Call(ctx, ProbeJS, wt.keep)
+	raw, err := wt.w.Call(ctx, ProbeJS, wt.keep, wt.cfg.Frames, 0)
 	if err != nil {
 		return p, err
 	}
 	err = json.Unmarshal(raw, &p)
 	return p, err
+}
+
+// hold is the probe that waits in the page, at most d, for the DOM to stay
+// unchanged across Config.Frames animation frames (ProbeJS). It is a round
+// trip like any probe, so it is also a barrier.
+func (wt *Watch) hold(ctx context.Context, d time.Duration) bool {
+	if !wt.probing || wt.t.Generation() != wt.gen0 || wt.cfg.Frames <= 0 {
+		return false
+	}
+	var p Probe
+	raw, err := wt.w.CallAwait(ctx, ProbeJS, wt.keep, wt.cfg.Frames, ms(d))
+	if err != nil || json.Unmarshal(raw, &p) != nil || wt.t.Generation() != wt.gen0 {
+		return false // the ordinary catch-up decides what that means
+	}
+	wt.add(Event{Kind: Probed, At: time.Now(), Probe: p})
+	return true
+}
+
+// holdFor is how long a hold may wait: the quiet window (frames that do not
+// run end it), within the DOM's patience and the call's bound.
+func (wt *Watch) holdFor(ctx context.Context, now time.Time) time.Duration {
+	d := wt.cfg.Quiet
+	if end := wt.cfg.Start.Add(wt.cfg.DOMPatience); end.Sub(now) < d {
+		d = end.Sub(now)
+	}
+	if dl, ok := ctx.Deadline(); ok && dl.Sub(now) < d {
+		d = dl.Sub(now)
+	}
+	return d
 }
 
 // record turns one page event into evidence. It runs in the connection's
@@ -209,8 +239,13 @@ func (wt *Watch) Settle(ctx context.Context) Result {
 	wt.add(Event{Kind: Acked, At: time.Now()})
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	caught := false // the hold that just returned was the catch-up
 	for {
-		wt.catchUp(ctx)
+		if !caught {
+			wt.catchUp(ctx)
+		}
+		caught = false
+		opens := wt.t.Opens() // before taking, so an adoption after it wakes the wait
 		for _, o := range wt.t.TakeOpened() {
 			out.Opened = append(out.Opened, o)
 			wt.add(Event{Kind: TabAdopted, At: time.Now()})
@@ -232,13 +267,24 @@ func (wt *Watch) Settle(ctx context.Context) Result {
 		if v.Barrier {
 			continue
 		}
+		if v.DOMOnly {
+			// Only the DOM holds the page: wait for its frames in the page.
+			if d := wt.holdFor(ctx, time.Now()); d > time.Millisecond && wt.hold(ctx, d) {
+				caught = true
+				continue
+			}
+		}
 		var tc <-chan time.Time
 		if !v.Until.IsZero() {
 			timer.Reset(time.Until(v.Until))
 			tc = timer.C
 		}
+		if v.Opening == 0 {
+			opens = nil
+		}
 		select {
 		case <-wt.wake:
+		case <-opens:
 		case <-tc:
 		case <-ctx.Done():
 			v = wt.decide(time.Now())

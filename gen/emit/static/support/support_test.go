@@ -181,3 +181,41 @@ func TestStringsKeepsNil(t *testing.T) {
 		t.Errorf("empty: %v", got)
 	}
 }
+
+func TestMembersIgnoring(t *testing.T) {
+	var spans [2]Span
+	if err := MembersIgnoring([]byte(`{"a":1,"wait_for_previous":true,"b":2}`), nil, []string{"a", "b"}, spans[:], "", []string{"wait_for_previous"}); err != nil {
+		t.Fatalf("client-added field refused: %v", err)
+	}
+	if !spans[0].Set() || !spans[1].Set() {
+		t.Fatal("members around the ignored one were lost")
+	}
+	var again [2]Span
+	if err := Members([]byte(`{"a":1,"wait_for_previous":true}`), nil, []string{"a", "b"}, again[:], ""); err == nil || err.Rule != RuleUnknownField {
+		t.Fatalf("without the ignore list, got %v, want unknown_field", err)
+	}
+}
+
+func TestUnset(t *testing.T) {
+	doc := []byte(`{"a":null,"b":"","c":[ ],"d":false,"e":"x","f":null}`)
+	var spans [6]Span
+	if err := Members(doc, nil, []string{"a", "b", "c", "d", "e", "f"}, spans[:], ""); err != nil {
+		t.Fatal(err)
+	}
+	all := OmitNull | OmitEmptyString | OmitEmptyArray | OmitFalse
+	Unset(doc, spans[:], []Omit{OmitNull, all, all, all, all, 0})
+	for i, want := range []bool{false, false, false, false, true, true} {
+		if spans[i].Set() != want {
+			t.Errorf("member %d set = %v, want %v", i, spans[i].Set(), want)
+		}
+	}
+	for _, c := range []struct {
+		v    string
+		o    Omit
+		want bool
+	}{{`""`, OmitNull, false}, {`[1]`, OmitEmptyArray, false}, {`true`, OmitFalse, false}, {`0`, OmitNull | OmitFalse, false}, {`[]`, OmitEmptyArray, true}} {
+		if got := Omitted([]byte(c.v), c.o); got != c.want {
+			t.Errorf("Omitted(%s, %d) = %v, want %v", c.v, c.o, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,218 @@
+package mcpedge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+)
+
+// The text block is what a model pays for when its client reads text (Claude
+// Code reads structuredContent instead, which stays the whole envelope). It
+// holds every member of the envelope exactly once: the summary, the
+// untrusted-content marker and the next steps as lines, then the compact
+// envelope without those three members (textJSON). Inside it, an array of
+// two or more objects is written as a table: its first row lists the keys
+// (in order of first appearance), each further row one object's values, null
+// where that object lacks the key. Nothing else changes: every fact, false
+// and empty values included, is there, except in a composite's step list,
+// whose succeeded action steps are their rows alone (textsteps.go).
+
+// envelopeLines are the envelope members the text block says as lines.
+var envelopeLines = map[string]bool{"summary": true, "next_steps": true, "untrusted_quotes": true}
+
+// textJSON writes the envelope's text projection to w.
+func textJSON(w *bytes.Buffer, envelope []byte) error {
+	d := json.NewDecoder(bytes.NewReader(envelope))
+	d.UseNumber()
+	v, err := readValue(d)
+	if err != nil {
+		return err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return errors.New("trailing data after the envelope")
+	}
+	if v.kind != '{' {
+		return errors.New("envelope is not a JSON object")
+	}
+	keep := v.keys[:0:0]
+	vals := v.vals[:0:0]
+	for i, k := range v.keys {
+		if !envelopeLines[k] {
+			keep, vals = append(keep, k), append(vals, v.vals[i])
+		}
+	}
+	v.keys, v.vals = keep, vals
+	compactSteps(v) // a composite's steps: rows, and the envelopes read on (textsteps.go)
+	return v.write(w)
+}
+
+// value is a JSON value with its object keys in order.
+type value struct {
+	kind  byte   // '{', '[' or 0 for a scalar
+	raw   []byte // a scalar, compact
+	keys  []string
+	vals  []*value // object members, by keys
+	elems []*value // array elements
+}
+
+func readValue(d *json.Decoder) (*value, error) {
+	tok, err := d.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			v := &value{kind: '{'}
+			for d.More() {
+				kt, err := d.Token()
+				if err != nil {
+					return nil, err
+				}
+				k, _ := kt.(string)
+				e, err := readValue(d)
+				if err != nil {
+					return nil, err
+				}
+				v.keys, v.vals = append(v.keys, k), append(v.vals, e)
+			}
+			_, err := d.Token()
+			return v, err
+		case '[':
+			v := &value{kind: '['}
+			for d.More() {
+				e, err := readValue(d)
+				if err != nil {
+					return nil, err
+				}
+				v.elems = append(v.elems, e)
+			}
+			_, err := d.Token()
+			return v, err
+		}
+		return nil, errors.New("unexpected delimiter")
+	default:
+		b, err := scalar(t)
+		if err != nil {
+			return nil, err
+		}
+		return &value{raw: b}, nil
+	}
+}
+
+// scalar encodes a JSON scalar compactly, leaving <, > and & as they are.
+func scalar(t any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(t); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+var null = &value{raw: []byte("null")}
+
+func (v *value) write(w *bytes.Buffer) error {
+	switch v.kind {
+	case '{':
+		w.WriteByte('{')
+		for i, k := range v.keys {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			kb, _ := scalar(k)
+			w.Write(kb)
+			w.WriteByte(':')
+			if err := v.vals[i].write(w); err != nil {
+				return err
+			}
+		}
+		w.WriteByte('}')
+	case '[':
+		if v.table() {
+			return v.writeTable(w)
+		}
+		w.WriteByte('[')
+		for i, e := range v.elems {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			if err := e.write(w); err != nil {
+				return err
+			}
+		}
+		w.WriteByte(']')
+	default:
+		w.Write(v.raw)
+	}
+	return nil
+}
+
+// table says whether an array is written as a table: two or more elements,
+// every one an object.
+func (v *value) table() bool {
+	if len(v.elems) < 2 {
+		return false
+	}
+	for _, e := range v.elems {
+		if e.kind != '{' {
+			return false
+		}
+	}
+	return true
+}
+
+func (v *value) writeTable(w *bytes.Buffer) error {
+	var cols []string
+	seen := map[string]bool{}
+	for _, e := range v.elems {
+		for _, k := range e.keys {
+			if !seen[k] {
+				seen[k] = true
+				cols = append(cols, k)
+			}
+		}
+	}
+	head := &value{kind: '['}
+	for _, k := range cols {
+		kb, _ := scalar(k)
+		head.elems = append(head.elems, &value{raw: kb})
+	}
+	rows := []*value{head}
+	for _, e := range v.elems {
+		row := &value{kind: '['}
+		for _, k := range cols {
+			cell := null
+			for i, ek := range e.keys {
+				if ek == k {
+					cell = e.vals[i]
+					break
+				}
+			}
+			row.elems = append(row.elems, cell)
+		}
+		rows = append(rows, row)
+	}
+	w.WriteByte('[')
+	for i, r := range rows {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		// A row is written as a plain array even when its cells are objects.
+		w.WriteByte('[')
+		for j, c := range r.elems {
+			if j > 0 {
+				w.WriteByte(',')
+			}
+			if err := c.write(w); err != nil {
+				return err
+			}
+		}
+		w.WriteByte(']')
+	}
+	w.WriteByte(']')
+	return nil
+}
