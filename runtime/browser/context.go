@@ -164,4 +164,3 @@ func contextHasPages(ctx context.Context, c *conn, id proto.BrowserBrowserContex
 	}
 	return false
 }
-
