@@ -132,6 +132,23 @@ func TestCrashIdleTab(t *testing.T) {
 
 func refusedAtOnce(t *testing.T, b *Browser, ws *Workspace, tab *Tab) {
 	t.Helper()
+	// The dead tab is closed in the background (closeAsync): wait until the
+	// browser no longer lists it, so only the refusals below are counted.
+	if id := tab.TargetID(); id != "" {
+		c := liveConn(t, b)
+		eventually(t, "the dead tab closed", func() bool {
+			res, err := proto.TargetGetTargets{}.Call(c.call(ctxT(t, 5*time.Second), ""))
+			if err != nil {
+				return false
+			}
+			for _, ti := range res.TargetInfos {
+				if ti.TargetID == id {
+					return false
+				}
+			}
+			return true
+		})
+	}
 	calls := b.calls.Load()
 	err := tab.Do(ctxT(t, 5*time.Second), func(context.Context) error { return nil })
 	wantKind(t, err, KindTabCrashed)
