@@ -35,7 +35,11 @@ type heartbeat struct {
 
 func newHeartbeat(send Progress, tool string, start time.Time) *heartbeat {
 	h := &heartbeat{send: send, start: start, every: time.Duration(surface.ProgressAfterMsMax) * time.Millisecond, tool: tool}
+	// Set under mu: the first beat (tick, under mu) may fire before this
+	// assignment would otherwise be seen (the race detector's find).
+	h.mu.Lock()
 	h.timer = time.AfterFunc(h.every, h.tick)
+	h.mu.Unlock()
 	return h
 }
 
