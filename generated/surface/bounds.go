@@ -148,6 +148,11 @@ const (
 	HttpSessionIdleMsMax = 900000
 )
 
+// IdleSweepMs: Shortest interval between two looks for HTTP sessions idle past their expiry (the look runs every quarter of the expiry). (ms)
+const (
+	IdleSweepMsMax = 50
+)
+
 // ImageBytes: Bytes of one returned image. (bytes)
 const (
 	ImageBytesMax = 1000000

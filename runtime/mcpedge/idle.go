@@ -120,7 +120,7 @@ func mcpIdleTTL(ttl time.Duration) time.Duration {
 // sweepIdle ends idle sessions every tick until ctx ends: their ids are
 // terminated (later requests get 404) and their workspaces released.
 func (e *Edge) sweepIdle(ctx context.Context, s *idleSessions, m idleManager) {
-	tick := time.NewTicker(max(s.ttl/4, 50*time.Millisecond))
+	tick := time.NewTicker(max(s.ttl/4, time.Duration(surface.IdleSweepMsMax)*time.Millisecond))
 	defer tick.Stop()
 	for {
 		select {
