@@ -145,9 +145,13 @@ func (ws *Workspace) disposeContext(ctx context.Context, c *conn) {
 	// disposing while a closed tab's window was still going crashed
 	// Chromium 156 when a browser shortcut's bubble was open there
 	// (Control+Shift+A, then a release: 12 of 14 releases, measured).
-	for ctx.Err() == nil && contextHasPages(ctx, c, bc.id) {
-		pause(ctx, windowRecheck)
+	// Bounded: a page the browser keeps listing (a hung one) must not hold
+	// the release forever (a release under context.Background() did).
+	wctx, cancel := context.WithTimeout(ctx, windowSettle)
+	for wctx.Err() == nil && contextHasPages(wctx, c, bc.id) {
+		pause(wctx, windowRecheck)
 	}
+	cancel()
 	_ = proto.TargetDisposeBrowserContext{BrowserContextID: bc.id}.Call(c.call(ctx, ""))
 }
 
