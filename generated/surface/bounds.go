@@ -31,6 +31,16 @@ const (
 	BlockedHostsMax = 8
 )
 
+// BrowserCloseMs: Longest a launched browser may take to exit when the server closes it. (ms)
+const (
+	BrowserCloseMsMax = 5000
+)
+
+// BrowserLaunchMs: Longest a launched browser may take to start listening. (ms)
+const (
+	BrowserLaunchMsMax = 30000
+)
+
 // ClickCount: Clicks in one click action. (count)
 const (
 	ClickCountMin     = 1
@@ -64,6 +74,16 @@ const (
 // DiffSamples: Changed nodes a document diff names. (items)
 const (
 	DiffSamplesMax = 10
+)
+
+// DirRemoveGapMs: Pause between two tries at removing such a directory. (ms)
+const (
+	DirRemoveGapMsMax = 20
+)
+
+// DirRemoveTries: Tries at removing a temporary directory a killed browser's helpers may still write to. (count)
+const (
+	DirRemoveTriesMax = 5
 )
 
 // DiscoveryInputBytes: Serialized tools list, input side. (bytes)
@@ -107,6 +127,11 @@ const (
 // FlowCaptureBytes: Bytes of step envelopes one browser_flow keeps. (bytes)
 const (
 	FlowCaptureBytesMax = 32000
+)
+
+// FlowCeilingGraceMs: Time a composite call's context stays open past its ceiling, so a step given the time left meets its own deadline and says so. (ms)
+const (
+	FlowCeilingGraceMsMax = 500
 )
 
 // FlowSteps: Steps in browser_flow. (items)
@@ -200,6 +225,11 @@ const (
 const (
 	KeyStrokesMin = 1
 	KeyStrokesMax = 20
+)
+
+// LandingReadMs: Longest the best-effort read that fills a landing (URL, title, readiness) or a fitted viewport may take. (ms)
+const (
+	LandingReadMsMax = 1000
 )
 
 // LaunchOutputBytes: Bytes of a starting browser's output kept to explain a failed start. (bytes)
@@ -375,6 +405,21 @@ const (
 	RegionSizeMax = 100000
 )
 
+// RegistryPollMs: How soon a start looks again for a registered browser's DevTools port. (ms)
+const (
+	RegistryPollMsMax = 25
+)
+
+// RegistryProbeMs: Longest one look at whether a registered browser is live may take. (ms)
+const (
+	RegistryProbeMsMax = 2000
+)
+
+// RegistryStartMs: Longest a registered browser Ghostlight starts may take to start listening. (ms)
+const (
+	RegistryStartMsMax = 30000
+)
+
 // RequestBytes: Bytes of one inbound JSON-RPC message (HTTP body or stdio line); an HTTP body past it gets 413. (bytes)
 const (
 	RequestBytesMax = 8000000
@@ -404,6 +449,16 @@ const (
 	ScriptCharsMax = 20000
 )
 
+// ScriptGraceMs: Time past a script's own timeout left for the browser's timeout to report before the call stops the script itself. (ms)
+const (
+	ScriptGraceMsMax = 250
+)
+
+// ScriptStopMs: Longest the call waits for the browser to stop a script that outran its timeout. (ms)
+const (
+	ScriptStopMsMax = 1000
+)
+
 // ScrollPollMs: Interval of reading a scroll position that may still animate. (ms)
 const (
 	ScrollPollMsMax = 8
@@ -426,6 +481,11 @@ const (
 	SequenceStepsMax = 8
 )
 
+// ServerCloseMs: Longest the server's shutdown (closing tabs and the browser, flushing the audit) may take after a signal or end of input. (ms)
+const (
+	ServerCloseMsMax = 10000
+)
+
 // SessionCalls: Tool calls one session may have in flight; past it a call is refused busy. (count)
 const (
 	SessionCallsMax = 128
@@ -446,6 +506,11 @@ const (
 	SettleFrameMsMax = 16
 )
 
+// SettleFrameSlackMs: How long after an animation frame's expected time settling looks, so the frame has run. (ms)
+const (
+	SettleFrameSlackMsMax = 1
+)
+
 // SettleFrames: Animation frames without a DOM mutation after which the DOM counts as settled. (count)
 const (
 	SettleFramesMax = 2
@@ -454,6 +519,16 @@ const (
 // SettleQuietMs: Quiet time after which a page counts as settled. (ms)
 const (
 	SettleQuietMsMax = 50
+)
+
+// SettleReserveMaxMs: Most of a call's time kept after settling for observing the landing and writing the result (a tenth of the call, within these two). (ms)
+const (
+	SettleReserveMaxMsMax = 100
+)
+
+// SettleReserveMinMs: Least of a call's time kept after settling for observing the landing and writing the result. (ms)
+const (
+	SettleReserveMinMsMax = 5
 )
 
 // SettleRetryMs: How soon settling looks again where only looking tells (a window not yet adopted, a round trip no document answered). (ms)
@@ -472,6 +547,11 @@ const (
 const (
 	StepIDCharsMin = 1
 	StepIDCharsMax = 40
+)
+
+// StopLoadingMs: Longest the stop a cancelled navigation sends may take, so the tab is free for the next call. (ms)
+const (
+	StopLoadingMsMax = 2000
 )
 
 // SummaryChars: Characters of an envelope summary. (chars)
@@ -585,6 +665,11 @@ const (
 const (
 	WindowHeightMin = 240
 	WindowHeightMax = 4320
+)
+
+// WindowPollMs: How soon a call looks again while it waits for the browser to apply a window's bounds or a viewport's size. (ms)
+const (
+	WindowPollMsMax = 5
 )
 
 // WindowSettleMs: Longest a call waits for the tabs of one window to agree which is in front (after a focus, or a tab opened into its opener's window). (ms)

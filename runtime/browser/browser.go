@@ -15,7 +15,7 @@ import (
 type Browser struct {
 	cfg   Config
 	log   *slog.Logger
-	calls atomic.Int64 // protocol calls made, for tests
+	calls atomic.Int64 // protocol calls made (ProtocolCalls)
 
 	mu         sync.Mutex
 	conn       *conn
@@ -366,3 +366,8 @@ func (b *Browser) ReleaseWorkspace(ctx context.Context, id string) error {
 }
 
 // newHandle is in tabhandle.go.
+
+// ProtocolCalls is how many DevTools calls the server has made, across
+// connections: tests prove "no browser call" with it, and the benchmark
+// counts each step's round trips.
+func (b *Browser) ProtocolCalls() int64 { return b.calls.Load() }

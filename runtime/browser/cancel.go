@@ -6,11 +6,13 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // stopWait bounds the Page.stopLoading a cancelled navigation sends: the
 // call's own context has ended, and the tab must be free for the next one.
-const stopWait = 2 * time.Second
+const stopWait = time.Duration(surface.StopLoadingMsMax) * time.Millisecond
 
 // stopIfCancelled stops the tab's loading when the call was cancelled (not
 // timed out) before its navigation committed: the client asked for the

@@ -91,9 +91,9 @@ type Limits struct {
 }
 
 const (
-	defaultLaunchTimeout  = 30 * time.Second
-	defaultCloseTimeout   = 5 * time.Second
-	defaultObserveTimeout = time.Second
+	defaultLaunchTimeout  = time.Duration(surface.BrowserLaunchMsMax) * time.Millisecond
+	defaultCloseTimeout   = time.Duration(surface.BrowserCloseMsMax) * time.Millisecond
+	defaultObserveTimeout = time.Duration(surface.LandingReadMsMax) * time.Millisecond
 )
 
 func (c Config) withDefaults() Config {

@@ -217,7 +217,14 @@ type tapSocket struct {
 	c  *conn
 }
 
-func (t *tapSocket) Send(data []byte) error { return t.ws.Send(data) }
+func (t *tapSocket) Send(data []byte) error {
+	marked := sendMarks.in(data) // before Send, which masks data in place
+	if err := t.ws.Send(data); err != nil {
+		return err
+	}
+	sendMarks.written(marked) // a call ordered after these may go (sendmark.go)
+	return nil
+}
 
 func (t *tapSocket) Read() ([]byte, error) {
 	data, err := t.ws.Read()

@@ -380,13 +380,44 @@ func (c *conn) downloadOwner(frame proto.TargetTargetID) *Workspace {
 // in progress, after one round trip through the browser (so every download the browser
 // announced before it is known). It returns at once when none runs.
 func (ws *Workspace) AwaitDownloads(ctx context.Context) {
+	ws.AwaitDownloadsAfter(ctx, ws.DownloadBarrier(ctx))
+}
+
+// DownloadBarrier sends, now, the round trip through the browser that
+// AwaitDownloadsAfter waits for: an action starts it once its input was
+// acknowledged, so it overlaps the wait for the page to settle instead of
+// following it. The channel closes when the round trip returned (or could
+// not be made).
+func (ws *Workspace) DownloadBarrier(ctx context.Context) <-chan struct{} {
+	done := make(chan struct{})
 	ws.b.mu.Lock()
 	c := ws.b.conn
 	ws.b.mu.Unlock()
 	if c == nil || !c.alive() {
-		return // never starts a browser: a dead one has no download running
+		close(done) // never starts a browser: a dead one has no download running
+		return done
 	}
-	_, _ = proto.BrowserGetVersion{}.Call(c.call(ctx, ""))
+	go func() {
+		defer close(done)
+		_, _ = proto.BrowserGetVersion{}.Call(c.call(ctx, ""))
+	}()
+	return done
+}
+
+// AwaitDownloadsAfter is AwaitDownloads once barrier (DownloadBarrier) has
+// returned.
+func (ws *Workspace) AwaitDownloadsAfter(ctx context.Context, barrier <-chan struct{}) {
+	select {
+	case <-barrier:
+	case <-ctx.Done():
+		return
+	}
+	ws.b.mu.Lock()
+	alive := ws.b.conn != nil && ws.b.conn.alive()
+	ws.b.mu.Unlock()
+	if !alive {
+		return
+	}
 	for { // a navigation the browser said is a download: its announcement comes
 		ws.mu.Lock()
 		if ws.dl.seq >= ws.dl.expect {

@@ -17,7 +17,9 @@ import (
 // two tabs of one window claim the front, the call waits, bounded, until the
 // browser has told all but one.
 const (
-	windowSettle  = time.Duration(surface.WindowSettleMsMax) * time.Millisecond
+	windowSettle = time.Duration(surface.WindowSettleMsMax) * time.Millisecond
+	// windowPoll is how soon a wait for window bounds or a viewport size looks again.
+	windowPoll    = time.Duration(surface.WindowPollMsMax) * time.Millisecond
 	windowRecheck = time.Duration(surface.SettleRetryMsMax) * time.Millisecond
 )
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // Every temp directory a Ghostlight server makes sits directly under a temp base, has a
@@ -111,11 +113,11 @@ func (d *OwnedDir) exists() bool {
 // removeAll retries briefly: helpers of a killed browser may still be writing.
 func removeAll(dir string) error {
 	var err error
-	for range 5 {
+	for range surface.DirRemoveTriesMax {
 		if err = os.RemoveAll(dir); err == nil {
 			return nil
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(time.Duration(surface.DirRemoveGapMsMax) * time.Millisecond)
 	}
 	return err
 }

@@ -92,7 +92,7 @@ func (bd *binding) fitViewport(ctx context.Context) error {
 			bd.conn.b.log.Debug("window viewport not fitted", "want_w", want[0], "want_h", want[1],
 				"got_w", g.ViewportWidth, "got_h", g.ViewportHeight)
 			return nil
-		case <-time.After(5 * time.Millisecond):
+		case <-time.After(windowPoll):
 		}
 	}
 }

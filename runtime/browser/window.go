@@ -177,7 +177,7 @@ func (t *Tab) Resize(ctx context.Context, width, height int) (Geometry, error) {
 			}
 			select {
 			case <-settle.Done():
-			case <-time.After(5 * time.Millisecond):
+			case <-time.After(windowPoll):
 			}
 		}
 	})

@@ -173,6 +173,9 @@ func (s *Server) Edge() *mcpedge.Edge { return s.edge }
 // Pipeline is the invocation path (for in-process callers and tests).
 func (s *Server) Pipeline() *pipeline.Pipeline { return s.pipeline }
 
+// Browser is the executor the server drives (benchmarks read its counters).
+func (s *Server) Browser() *browser.Browser { return s.browser }
+
 // Close ends every session and shuts the browser down, leaving no process.
 func (s *Server) Close(ctx context.Context) error {
 	_ = s.edge.Close(ctx)

@@ -101,6 +101,11 @@ func (a *act) locate(ctx context.Context, target string, sel *surface.Selector, 
 	if r != nil {
 		return input.Point{}, nil, pagejs.Point{}, r
 	}
+	return a.locateID(ctx, id, pointer, opt)
+}
+
+// locateID is locate for an element already resolved.
+func (a *act) locateID(ctx context.Context, id int, pointer string, opt pagejs.LocateOptions) (input.Point, *language.Acted, pagejs.Point, *surface.Refusal) {
 	p, err := pagejs.LocateWith(ctx, a.w, id, opt)
 	if err != nil {
 		r := refusalFor(err, 0)
@@ -147,6 +152,17 @@ func (a *act) viewPoint(ctx context.Context, view string, x, y int, pointer stri
 func (a *act) arm(ctx context.Context) {
 	if a.wt == nil {
 		a.wt = settle.Start(ctx, a.t, a.w, settleConfig())
+		a.dl = a.t.ExpectDownloads()
+	}
+}
+
+// armAhead is arm for an action that is a Runtime command of the tab's own
+// page session (a script, page code of the main document's world): the
+// baseline goes out ahead of it without a round trip of its own
+// (settle.StartAhead). Input events must use arm.
+func (a *act) armAhead(ctx context.Context) {
+	if a.wt == nil {
+		a.wt = settle.StartAhead(ctx, a.t, a.w, settleConfig())
 		a.dl = a.t.ExpectDownloads()
 	}
 }
@@ -202,12 +218,14 @@ func (a *act) finish(ctx context.Context) {
 		return
 	}
 	if a.dispatched() && ctx.Err() == nil {
+		// The download barrier's round trip runs beside settling.
+		barrier := a.s.ws.DownloadBarrier(ctx)
 		sctx, cancel := settleContext(ctx)
 		a.res = a.wt.Settle(sctx)
 		cancel()
 		// A download the input started is waited for within the call's
 		// timeout; the result says how it ended, or that it still runs.
-		a.s.ws.AwaitDownloads(ctx)
+		a.s.ws.AwaitDownloadsAfter(ctx, barrier)
 	}
 	a.dl()
 	a.wt.Close()

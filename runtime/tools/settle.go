@@ -13,12 +13,11 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/settle"
 )
 
-// Settle tuning (not contract bounds).
+// reserveMin and reserveMax bound the part of a call's time kept for
+// observing the landing and authoring the result after settling.
 const (
-	// reserveMin and reserveMax bound the part of a call's time kept for
-	// observing the landing and authoring the result after settling.
-	reserveMin = 5 * time.Millisecond
-	reserveMax = 100 * time.Millisecond
+	reserveMin = time.Duration(surface.SettleReserveMinMsMax) * time.Millisecond
+	reserveMax = time.Duration(surface.SettleReserveMaxMsMax) * time.Millisecond
 )
 
 // settleConfig is the decision's tuning, from spec/.

@@ -22,6 +22,7 @@ func (h *Handler) BrowserFind(ctx context.Context, a *surface.BrowserFindArgs) (
 	f := &surface.BrowserFindFacts{Tab: t.Handle(), Matches: []*surface.Item{}}
 	var ready string
 	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
+		s.world(t).TakeReadiness() // what an earlier call saw is not this one's
 		gen := t.Generation()
 		f.DocumentGeneration = int(gen)
 		res, err := pagejs.Find(ctx, s.world(t), pagejs.FindRequest{Text: a.Text, Scope: a.Scope, Max: a.MaxResults, NameMax: surface.TargetNameCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete})
@@ -32,7 +33,7 @@ func (h *Handler) BrowserFind(ctx context.Context, a *surface.BrowserFindArgs) (
 			f.Matches = append(f.Matches, s.item(t, gen, m.Item))
 		}
 		f.Total = max(res.Total, len(f.Matches))
-		ready = readinessNow(ctx, t)
+		ready = s.readinessSeen(ctx, t)
 		return nil
 	})
 	if r != nil {

@@ -179,7 +179,7 @@ var callCeiling = time.Duration(surface.TimeoutMsMax) * time.Millisecond
 // ceilingGrace keeps the call's own context open a little past the ceiling,
 // so a step given the time left meets its own deadline, and says so, before
 // the flow's context ends under it.
-const ceilingGrace = 500 * time.Millisecond
+const ceilingGrace = time.Duration(surface.FlowCeilingGraceMsMax) * time.Millisecond
 
 // ceiling tracks the whole call's time against callCeiling.
 type ceiling struct {

@@ -26,6 +26,7 @@ func (h *Handler) BrowserInspect(ctx context.Context, a *surface.BrowserInspectA
 	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
 		// The generation is read before the walk: should the document change
 		// during it, the handles are stale rather than naming the new page.
+		s.world(t).TakeReadiness() // what an earlier call saw is not this one's
 		gen := t.Generation()
 		f.DocumentGeneration = int(gen)
 		var r *surface.Refusal
@@ -34,7 +35,7 @@ func (h *Handler) BrowserInspect(ctx context.Context, a *surface.BrowserInspectA
 		} else {
 			text, r = s.inspectItems(ctx, t, gen, a, f)
 		}
-		ready = readinessNow(ctx, t)
+		ready = s.readinessSeen(ctx, t)
 		return r
 	})
 	if r != nil {
@@ -97,6 +98,16 @@ func (s *session) inspectDocument(ctx context.Context, t *browser.Tab, gen uint6
 		f.Diff = &surface.TreeDiff{Previous: prev.handle, Added: d.Added, Removed: d.Removed, Changed: d.Changed, Samples: d.Samples}
 	}
 	return language.Snapshotted(t.URL(), cur.handle, len(f.Items), f.Total, f.Truncated, tree.DepthCut, prevHandle, d.Added, d.Removed, d.Changed), nil
+}
+
+// readinessSeen is the readiness the call's own page-code calls saw in the
+// tab's main document (each reports it), or a fresh observation when none
+// ran: no round trip of its own for perception.
+func (s *session) readinessSeen(ctx context.Context, t *browser.Tab) string {
+	if r := s.world(t).TakeReadiness(); r != "" {
+		return r
+	}
+	return readinessNow(ctx, t)
 }
 
 // readinessNow observes the page's readiness for the envelope; perception

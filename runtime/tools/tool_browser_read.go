@@ -23,6 +23,7 @@ func (h *Handler) BrowserRead(ctx context.Context, a *surface.BrowserReadArgs) (
 	f := &surface.BrowserReadFacts{Tab: t.Handle()}
 	var ready string
 	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
+		s.world(t).TakeReadiness() // what an earlier call saw is not this one's
 		gen := t.Generation()
 		req := pagejs.ReadRequest{Mode: a.Mode, MaxChars: a.MaxChars, TitleMax: surface.TitleCharsMax}
 		if a.Target != "" || a.Selector != nil {
@@ -48,7 +49,7 @@ func (h *Handler) BrowserRead(ctx context.Context, a *surface.BrowserReadArgs) (
 		}
 		f.Text, f.Truncated, f.Mode = res.Text, res.Truncated, res.ModeUsed
 		f.DocumentGeneration = int(gen)
-		ready = readinessNow(ctx, t)
+		ready = s.readinessSeen(ctx, t)
 		return nil
 	})
 	if r != nil {

@@ -54,9 +54,18 @@ func (h *Handler) BrowserScroll(ctx context.Context, a *surface.BrowserScrollArg
 }
 
 func (ac *act) reveal(ctx context.Context, a *surface.BrowserScrollArgs, f *surface.BrowserScrollFacts, rec *language.Act) *surface.Refusal {
-	ac.arm(ctx)
+	pointer := locator(a.Selector, "/target", "/selector")
+	id, r := ac.resolve(ctx, a.Target, a.Selector, pointer)
+	if r != nil {
+		return r
+	}
+	if ac.w.Local(id) { // the reveal is page code on the tab's own session
+		ac.armAhead(ctx)
+	} else {
+		ac.arm(ctx)
+	}
 	// Locate brings the element into view only when it is not, and names it.
-	_, el, p, r := ac.locate(ctx, a.Target, a.Selector, locator(a.Selector, "/target", "/selector"), pagejs.LocateOptions{AllowDisabled: true, AllowObscured: true})
+	_, el, p, r := ac.locateID(ctx, id, pointer, pagejs.LocateOptions{AllowDisabled: true, AllowObscured: true})
 	if r != nil {
 		if errors.Is(context.Cause(ctx), browser.ErrDialogOpened) {
 			ac.note(surface.EffectApplied) // a scroll handler answered with a dialog
@@ -64,11 +73,14 @@ func (ac *act) reveal(ctx context.Context, a *surface.BrowserScrollArgs, f *surf
 		}
 		return r
 	}
-	m, err := pagejs.Metrics(ctx, ac.w)
-	if err != nil {
-		return refusalFor(err, a.TimeoutMs)
+	if p.ScrollX == nil || p.ScrollY == nil { // a frame's element: read the page's offsets
+		m, err := pagejs.Metrics(ctx, ac.w)
+		if err != nil {
+			return refusalFor(err, a.TimeoutMs)
+		}
+		p.ScrollX, p.ScrollY = &m.ScrollX, &m.ScrollY
 	}
-	f.Scrolled, f.ScrollX, f.ScrollY = p.Scrolled, px(m.ScrollX), px(m.ScrollY)
+	f.Scrolled, f.ScrollX, f.ScrollY = p.Scrolled, px(*p.ScrollX), px(*p.ScrollY)
 	obj := language.Target(el, ac.s.h.names)
 	if p.Scrolled {
 		ac.note(surface.EffectApplied)
@@ -97,7 +109,7 @@ func (ac *act) scrollBy(ctx context.Context, a *surface.BrowserScrollArgs, f *su
 	default:
 		dy = frac * m.ViewportHeight
 	}
-	ac.arm(ctx)
+	ac.armAhead(ctx) // page code of the main document's world
 	off, err := pagejs.ScrollBy(ctx, ac.w, math.Round(dx), math.Round(dy))
 	if err != nil {
 		return ac.fail(ctx, err, a.TimeoutMs)

@@ -169,7 +169,7 @@ func serve(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	defer func() {
-		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		cctx, cancel := context.WithTimeout(context.Background(), time.Duration(surface.ServerCloseMsMax)*time.Millisecond)
 		defer cancel()
 		if err := srv.Close(cctx); err != nil {
 			log.Warn("shutdown", "err", err)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // ExecResult is what a script evaluated to.
@@ -29,8 +31,8 @@ type ExecResult struct {
 // synchronous loop) report before the Go-side deadline fires; terminateWait bounds the follow-up
 // Runtime.terminateExecution, which the browser serves even while the page's script is spinning.
 const (
-	execGrace     = 250 * time.Millisecond
-	terminateWait = time.Second
+	execGrace     = time.Duration(surface.ScriptGraceMsMax) * time.Millisecond
+	terminateWait = time.Duration(surface.ScriptStopMsMax) * time.Millisecond
 	execGroup     = "ghostlight-execute"
 )
 
@@ -73,7 +75,15 @@ func Execute(ctx context.Context, page *rod.Page, script string, timeout time.Du
 	evalCtx, cancel := context.WithTimeout(ctx, timeout+execGrace)
 	defer cancel()
 	r.ctx = evalCtx
-	defer releaseGroup(ctx, page)
+	// A by-value result holds no remote object; only an exception's object (or a call that failed
+	// part way) may leave something in the group, and only then is it released: a round trip
+	// fewer for every script that returns.
+	held := false
+	defer func() {
+		if held {
+			releaseGroup(ctx, page)
+		}
+	}()
 
 	var reply evalReply
 	exprs := []string{evalExpr(script, maxResultChars)}
@@ -94,9 +104,11 @@ func Execute(ctx context.Context, page *rod.Page, script string, timeout time.Du
 			err = decode(op, raw, &reply)
 		}
 		if err != nil {
+			held = true
 			return ExecResult{}, execFailure(ctx, evalCtx, page, op, err, time.Since(start) >= timeout)
 		}
 		if d := reply.ExceptionDetails; d != nil {
+			held = true
 			// The runner catches everything the script throws: an exception here is a splice
 			// that did not compile (nothing ran), or the script's syntax error itself.
 			if d.Exception != nil && d.Exception.ClassName == "SyntaxError" && i+1 < len(exprs) {

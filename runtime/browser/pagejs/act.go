@@ -27,6 +27,11 @@ type Point struct {
 	Tag        string  `json:"tag"`       // of the element holding the value (a label's control)
 	InputType  string  `json:"inputType"` // input type when Tag is "input"
 	Scrolled   bool    `json:"scrolled"`
+	// ScrollX and ScrollY are the top document's scroll offsets once the
+	// element was located (nil for an element in a cross-origin frame,
+	// whose offsets are its frame's): a reveal needs no second round trip.
+	ScrollX *float64 `json:"sx,omitempty"`
+	ScrollY *float64 `json:"sy,omitempty"`
 }
 
 // LocateOptions relax Locate's refusals for actions where they do not

@@ -99,6 +99,14 @@ type frameWorld struct {
 	parent *frameWorld // nil: embedded in the top document
 }
 
+// Local reports whether id was issued by this world's current installation
+// (not by a frame's world): page code on it runs on this world's session.
+func (w *World) Local(id int) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return id > 0 && int64(id/idStride) == w.serial
+}
+
 // ownerOf is the frame world whose installation issued id (nil: the main
 // world, or none, which then answers stale).
 func (w *World) ownerOf(ctx context.Context, id int) *frameWorld {
@@ -152,19 +160,41 @@ func elementID(b []byte) int {
 }
 
 // spread runs a perception method in the main world and in every admitted
-// frame, and merges what they found. It reports false when the page has no
-// frames to add (the caller then answers from the main world alone).
+// frame, and merges what they found. It reports false only for a method it
+// has no merge for.
 func (w *World) spread(ctx context.Context, method string, b []byte, out any) (bool, error) {
+	// The main world's call and the frame tree's read are independent round
+	// trips: both are in flight at once, so a page without frames pays one.
+	type reply struct {
+		raw json.RawMessage
+		err error
+	}
+	first := make(chan reply, 1)
+	go func() {
+		var r reply
+		r.err = w.invokeLocal(ctx, method, b, &r.raw)
+		first <- r
+	}()
 	kids := w.frameWorlds(ctx)
+	top := <-first
 	if len(kids) == 0 {
-		return false, nil
+		if top.err != nil || out == nil {
+			return true, top.err
+		}
+		if err := json.Unmarshal(top.raw, out); err != nil {
+			return true, &Error{Kind: KindInternal, Op: method, Detail: "undecodable page result", Err: err}
+		}
+		return true, nil
 	}
 	var raws []json.RawMessage
 	var firstErr error
 	misses := 0
 	for i, world := range append([]*World{w}, worldsOf(kids)...) {
-		var raw json.RawMessage
-		err := world.invokeLocal(ctx, method, b, &raw)
+		raw, err := top.raw, top.err
+		if i > 0 {
+			raw = nil
+			err = world.invokeLocal(ctx, method, b, &raw)
+		}
 		if err != nil {
 			if i == 0 && method != "resolve" {
 				return true, err
@@ -285,6 +315,7 @@ func (w *World) inFrame(ctx context.Context, method string, b []byte, out any) (
 			return true, err
 		}
 		p.X, p.Y, p.Box.X, p.Box.Y = p.X+ox, p.Y+oy, p.Box.X+ox, p.Box.Y+oy
+		p.ScrollX, p.ScrollY = nil, nil // the frame's own, not the page's
 		return true, remarshal(p, out)
 	}
 	if out == nil {

@@ -21,6 +21,7 @@ func (je jsError) toError(op string) error {
 type envelope struct {
 	OK  json.RawMessage `json:"ok"`
 	Err *jsError        `json:"err"`
+	RS  string          `json:"rs"` // document.readyState when the call ran
 }
 
 // invoke calls the installed API method with one argument object and
@@ -56,6 +57,11 @@ func (w *World) invokeLocal(ctx context.Context, method string, b []byte, out an
 	if err := json.Unmarshal([]byte(text), &env); err != nil {
 		return &Error{Kind: KindInternal, Op: method, Detail: "undecodable page reply", Err: err}
 	}
+	if env.RS != "" {
+		w.mu.Lock()
+		w.ready = env.RS
+		w.mu.Unlock()
+	}
 	if env.Err != nil {
 		return env.Err.toError(method)
 	}
@@ -79,4 +85,15 @@ func (w *World) limitsFor(nameMax int, cred []string) (int, []string) {
 		cred = w.limits.CredentialAutocomplete
 	}
 	return nameMax, cred
+}
+
+// TakeReadiness returns the document.readyState the latest call into this
+// world saw, and forgets it, so a caller reads only what its own call saw
+// ("" when no call ran since the last take).
+func (w *World) TakeReadiness() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	r := w.ready
+	w.ready = ""
+	return r
 }

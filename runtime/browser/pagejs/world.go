@@ -37,6 +37,7 @@ type World struct {
 	api    proto.RuntimeRemoteObjectID // the installed API object; "" = none
 	serial int64                       // serial of the newest installation
 	limits Limits
+	ready  string // document.readyState the latest call saw (TakeReadiness)
 
 	// Cross-origin frames (frames.go): where to find them, their worlds,
 	// and the serial counter the page's worlds share.
@@ -149,6 +150,26 @@ type callResult struct {
 // that happens to reuse a numeric context id after a cross-process
 // navigation.
 func (w *World) callFunction(ctx context.Context, op, fn string, args []json.RawMessage, byValue bool) (*callResult, error) {
+	return w.callFunctionRetry(ctx, op, fn, args, byValue, true)
+}
+
+// CallOnce is Call whose function call is sent exactly once: when the
+// installation it was sent to is gone, it fails instead of installing again
+// and repeating it. A caller that ordered other messages after this one's
+// (browser.NewSendMark) needs that: a repeat would run after them.
+func (w *World) CallOnce(ctx context.Context, fn string, args ...any) (json.RawMessage, error) {
+	raw, err := marshalArgs(args)
+	if err != nil {
+		return nil, &Error{Kind: KindBadRequest, Op: "call", Detail: "arguments are not JSON-serializable", Err: err}
+	}
+	res, err := w.callFunctionRetry(ctx, "call", fn, raw, true, false)
+	if err != nil {
+		return nil, err
+	}
+	return res.Result.Value, nil
+}
+
+func (w *World) callFunctionRetry(ctx context.Context, op, fn string, args []json.RawMessage, byValue, retry bool) (*callResult, error) {
 	params := callParams{FunctionDeclaration: fn, ReturnByValue: byValue, Silent: true}
 	for _, a := range args {
 		params.Arguments = append(params.Arguments, callArg{Value: a})
@@ -166,9 +187,13 @@ func (w *World) callFunction(ctx context.Context, op, fn string, args []json.Raw
 		if err != nil {
 			// The API object was not found: the call never ran, so it is
 			// safe to install into the new document and run it there once.
-			if objectGone(err) && attempt == 0 && ctx.Err() == nil {
+			if objectGone(err) && retry && attempt == 0 && ctx.Err() == nil {
 				w.forget(api)
 				continue
+			}
+			if objectGone(err) && !retry {
+				w.forget(api)
+				return nil, &Error{Kind: KindNavigated, Op: op, Detail: "the document was replaced before the call", Err: err}
 			}
 			if contextGone(err) {
 				w.forget(api)

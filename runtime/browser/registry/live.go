@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // activePortFile is where Chromium writes the port it listens on and its browser
@@ -21,7 +23,7 @@ const activePortFile = "DevToolsActivePort"
 
 // probeTimeout bounds one liveness probe of a registered browser (loopback: a live
 // browser answers in about a millisecond; a listener that never answers costs this).
-const probeTimeout = 2 * time.Second
+const probeTimeout = time.Duration(surface.RegistryProbeMsMax) * time.Millisecond
 
 // errNotRunning: the registered browser does not run (no DevToolsActivePort yet, or
 // one being written).

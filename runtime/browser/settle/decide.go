@@ -21,7 +21,11 @@
 // DOM evidence, and mutations alone never hold a page past DOMPatience.
 package settle
 
-import "time"
+import (
+	"time"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+)
 
 // Kind is the kind of a recorded event.
 type Kind uint8
@@ -345,6 +349,6 @@ func (s *State) mutating(now time.Time, later func(time.Time)) bool {
 
 // frameSlack is how long after a frame's expected time the next look comes,
 // so the frame has run by then.
-const frameSlack = time.Millisecond
+const frameSlack = time.Duration(surface.SettleFrameSlackMsMax) * time.Millisecond
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -37,6 +37,9 @@ type Watch struct {
 
 	obs     *browser.Observation
 	probing bool // the DOM probe runs (the document is the one armed on)
+	// ahead closes once a baseline sent ahead of the action (StartAhead) has
+	// been recorded; probing is read only after it.
+	ahead chan struct{}
 
 	mu   sync.Mutex
 	st   *State
@@ -55,6 +58,48 @@ type Result struct {
 // holding the tab, right before the input is dispatched; ctx bounds only the
 // setup. Tabs the page opened before now are not the action's doing.
 func Start(ctx context.Context, t *browser.Tab, w *pagejs.World, cfg Config) *Watch {
+	wt := begin(ctx, t, w, cfg)
+	if p, err := wt.probe(ctx); err == nil {
+		wt.probing = true
+		wt.add(Event{Kind: Probed, At: time.Now(), Probe: p})
+	}
+	return wt
+}
+
+// StartAhead is Start for an action that is itself a Runtime command of the
+// tab's page session (a script, page code in the isolated world): the
+// baseline probe is sent, and StartAhead returns once its message is on the
+// socket, without waiting for the reply. The renderer runs a session's
+// Runtime commands in order, so the baseline is still taken before the
+// action, and the action's round trip carries it. Input events take another
+// path into the renderer and must use Start.
+func StartAhead(ctx context.Context, t *browser.Tab, w *pagejs.World, cfg Config) *Watch {
+	wt := begin(ctx, t, w, cfg)
+	wt.ahead = make(chan struct{})
+	mark, sent, forget := browser.NewSendMark()
+	done := make(chan struct{})
+	go func() {
+		defer close(wt.ahead)
+		defer close(done)
+		// Sent once: a repeat would run after the action (pagejs.CallOnce).
+		raw, err := wt.w.CallOnce(ctx, ProbeJS, wt.keep, wt.cfg.Frames, 0, mark)
+		var p Probe
+		if err == nil && json.Unmarshal(raw, &p) == nil {
+			wt.probing = true
+			wt.add(Event{Kind: Probed, At: time.Now(), Probe: p})
+		}
+	}()
+	select {
+	case <-sent:
+	case <-done: // failed before it was sent (or answered already)
+	case <-ctx.Done():
+	}
+	forget()
+	return wt
+}
+
+// begin subscribes to the tab's events and enables the network domain.
+func begin(ctx context.Context, t *browser.Tab, w *pagejs.World, cfg Config) *Watch {
 	cfg.Start = time.Now()
 	wt := &Watch{t: t, w: w, frame: proto.PageFrameID(t.TargetID()), gen0: t.Generation(), url0: t.URL(),
 		keep: ms(cfg.DOMPatience), cfg: cfg, st: New(cfg), wake: make(chan struct{}, 1)}
@@ -64,10 +109,6 @@ func Start(ctx context.Context, t *browser.Tab, w *pagejs.World, cfg Config) *Wa
 		wt.obs = obs
 	}
 	_ = t.EnableNetwork(ctx)
-	if p, err := wt.probe(ctx); err == nil {
-		wt.probing = true
-		wt.add(Event{Kind: Probed, At: time.Now(), Probe: p})
-	}
 	return wt
 }
 
@@ -231,6 +272,13 @@ func (wt *Watch) catchUp(ctx context.Context) {
 // dialog opening cancels a guarded ctx).
 func (wt *Watch) Settle(ctx context.Context) Result {
 	var out Result
+	if wt.ahead != nil { // the baseline's reply came before the action's, so this is at once
+		select {
+		case <-wt.ahead:
+		case <-ctx.Done():
+			return out
+		}
+	}
 	// Events before now were recorded already; a wake they left is stale.
 	select {
 	case <-wt.wake:

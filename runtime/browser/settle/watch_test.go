@@ -1,9 +1,12 @@
 package settle
 
 import (
+	"context"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 )
 
 // Against real Chromium: what a click sets in motion holds the page exactly
@@ -102,5 +105,39 @@ func BenchmarkSettle(b *testing.B) {
 			b.ReportMetric(msOf(took[len(took)/2]), "ms-median")
 			b.ReportMetric(msOf(took[len(took)*9/10]), "ms-p90")
 		})
+	}
+}
+
+// A baseline sent ahead (StartAhead) is taken before the script sent after
+// it, with no round trip between them: the script's own mutation is never in
+// the baseline. Twenty rounds; each checks the recorded reports, not time.
+func TestStartAheadBaselinePrecedesTheScript(t *testing.T) {
+	tab, w := liveTab(t)
+	for i := 0; i < 20; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		err := tab.Do(ctx, func(ctx context.Context) error {
+			wt := StartAhead(ctx, tab, w, liveConfig())
+			defer wt.Close()
+			if _, err := input.Execute(ctx, tab.Page(), `document.body.appendChild(document.createElement('b')); 1`, 5*time.Second, 100); err != nil {
+				return err
+			}
+			res := wt.Settle(ctx)
+			if res.Pending || res.Loading {
+				t.Errorf("round %d: %+v", i, res)
+			}
+			wt.mu.Lock()
+			defer wt.mu.Unlock()
+			switch {
+			case !wt.probing || wt.st.baseline == nil || wt.st.last == nil:
+				t.Errorf("round %d: no baseline or no report after the script (probing %v)", i, wt.probing)
+			case wt.st.last.Seq <= wt.st.baseline.Seq:
+				t.Errorf("round %d: the script's mutation is in the baseline (seq %d then %d)", i, wt.st.baseline.Seq, wt.st.last.Seq)
+			}
+			return nil
+		})
+		cancel()
+		if err != nil {
+			t.Fatalf("round %d: %v", i, err)
+		}
 	}
 }

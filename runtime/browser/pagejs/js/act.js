@@ -170,6 +170,7 @@ function locate(a) {
   const out = {
     x: p.x, y: p.y, box: b, role: role || 'generic', name: cut(nameOf(el, tag, role, cx), cx.nameMax),
     tag: ttag, inputType: ttag === 'input' ? tgt.type : '', scrolled: scrolled,
+    sx: scrollX, sy: scrollY,
   };
   if (isCredential(tgt, ttag, cx)) out.credential = true;
   if (isEditable(tgt, ttag)) out.editable = true;

@@ -40,6 +40,9 @@ function envelope(f) {
         r = { err: { kind: 'internal', detail: String((e && e.stack) || e).slice(0, 2000) } };
       }
     }
+    // The document's readiness rides along, so a perception result needs
+    // no round trip of its own to say whether the page was still loading.
+    r.rs = document.readyState;
     return JSON.stringify(r);
   };
 }
