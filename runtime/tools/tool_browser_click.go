@@ -51,7 +51,16 @@ func (ac *act) point(ctx context.Context, byView bool, target string, sel *surfa
 	if sel != nil {
 		pointer = "/selector"
 	}
-	pt, e, _, r := ac.locate(ctx, target, sel, pointer, opt)
+	id, r := ac.resolve(ctx, target, sel, pointer)
+	if r != nil {
+		return input.Point{}, r
+	}
+	if ac.w.Local(id) {
+		// Locating is page code on the tab's own session, and the input waits
+		// for its reply: the baseline goes out ahead of it (armAhead).
+		ac.armAhead(ctx)
+	}
+	pt, e, _, r := ac.locateID(ctx, id, pointer, opt)
 	if r != nil {
 		return pt, r
 	}
