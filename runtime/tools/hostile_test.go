@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -244,7 +243,7 @@ func TestHostileBrowserKilledMidWait(t *testing.T) {
 	var killed sync.Once
 	start := time.Now()
 	r := h.actCallP("browser_wait", `{"condition":"text_present","value":"never there","timeout_ms":8000}`, func(float64, float64, string) {
-		killed.Do(func() { _ = syscall.Kill(browserPID(t), syscall.SIGKILL) }) // the first progress: the wait is under way
+		killed.Do(func() { _ = killPID(browserPID(t)) }) // the first progress: the wait is under way
 	})
 	t.Logf("wait answered %v after it started", time.Since(start).Round(time.Millisecond))
 	if reasonOf(t, r.Envelope.Facts) != surface.ReasonBrowserUnavailable || !strings.Contains(r.Envelope.Summary, "went away") || strings.Contains(r.Envelope.Summary, "did not hold") {

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,7 +19,7 @@ func TestRelaunchIsSaid(t *testing.T) {
 	srv := site(t, map[string]string{"/": `<title>R</title><p>x</p>`})
 	h.must("browser_navigate", `{"url":`+quote(srv.URL+"/")+`,"reuse":"never"}`)
 	pid := browserPID(t)
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+	if err := killPID(pid); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -80,4 +79,13 @@ func descendsFrom(pid, ancestor string) bool {
 		pid = parentOf(stat)
 	}
 	return false
+}
+
+// killPID kills a process outright (SIGKILL on Unix), portably.
+func killPID(pid int) error {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return err
+	}
+	return p.Kill()
 }
