@@ -7,6 +7,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
 
 // BrowserInspect lists visible controls or structure with fresh target
@@ -93,7 +94,7 @@ func (s *session) inspectDocument(ctx context.Context, t *browser.Tab, gen uint6
 	var prevHandle string
 	var d pagejs.TreeDiff
 	if prev != nil {
-		d = pagejs.DiffLimited(prev.tree, tree, surface.DiffSamplesMax)
+		d = pagejs.DiffLimited(admittedNodes(ctx, prev.tree), tree, surface.DiffSamplesMax)
 		prevHandle = prev.handle
 		f.Diff = &surface.TreeDiff{Previous: prev.handle, Added: d.Added, Removed: d.Removed, Changed: d.Changed, Samples: d.Samples}
 	}
@@ -118,4 +119,22 @@ func readinessNow(ctx context.Context, t *browser.Tab) string {
 		return "unknown"
 	}
 	return r
+}
+
+// admittedNodes is a snapshot's tree without the nodes of frames whose host
+// this call may not reach: a snapshot taken under a wider authority must not
+// name, through the diff's samples or counts, what this call cannot see.
+func admittedNodes(ctx context.Context, t pagejs.Tree) pagejs.Tree {
+	inv := pipeline.FromContext(ctx)
+	if inv == nil || inv.Authority == nil {
+		return t
+	}
+	out := t
+	out.Nodes = make([]pagejs.TreeNode, 0, len(t.Nodes))
+	for _, n := range t.Nodes {
+		if n.Frame == "" || inv.Authority.AdmitURL(n.Frame) == nil {
+			out.Nodes = append(out.Nodes, n)
+		}
+	}
+	return out
 }

@@ -19,7 +19,7 @@ import (
 var docMethods = map[string]bool{"read": true, "tree": true, "textPresent": true}
 
 // mergeDocument merges the main world's answer (raws[0]) with the frames'.
-func mergeDocument(method string, b []byte, raws []json.RawMessage, out any) error {
+func mergeDocument(method string, b []byte, raws []json.RawMessage, srcs []string, out any) error {
 	if len(raws) == 0 {
 		return &Error{Kind: KindInternal, Op: method, Detail: "no answer"}
 	}
@@ -56,12 +56,13 @@ func mergeDocument(method string, b []byte, raws []json.RawMessage, out any) err
 		}
 		// A frame's structure follows the page's, each node at its depth
 		// within its own document.
-		for _, r := range raws[1:] {
+		for i, r := range raws[1:] {
 			var one Tree
 			if json.Unmarshal(r, &one) != nil {
 				continue
 			}
 			for _, n := range one.Nodes {
+				n.Frame = srcs[i+1]
 				if req.MaxItems > 0 && len(all.Nodes) >= req.MaxItems {
 					all.Truncated = true
 					break

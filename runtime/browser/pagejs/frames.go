@@ -187,12 +187,13 @@ func (w *World) spread(ctx context.Context, method string, b []byte, out any) (b
 		return true, nil
 	}
 	var raws []json.RawMessage
+	var srcs []string // the URL of the frame each raw came from ("" the page's own document)
 	var firstErr error
 	misses := 0
 	for i, world := range append([]*World{w}, worldsOf(kids)...) {
-		raw, err := top.raw, top.err
+		raw, err, src := top.raw, top.err, ""
 		if i > 0 {
-			raw = nil
+			raw, src = nil, kids[i-1].frame.URL
 			err = world.invokeLocal(ctx, method, b, &raw)
 		}
 		if err != nil {
@@ -209,7 +210,7 @@ func (w *World) spread(ctx context.Context, method string, b []byte, out any) (b
 			}
 			continue // a frame that went away adds nothing
 		}
-		raws = append(raws, raw)
+		raws, srcs = append(raws, raw), append(srcs, src)
 	}
 	switch method {
 	case "resolve":
@@ -262,7 +263,7 @@ func (w *World) spread(ctx context.Context, method string, b []byte, out any) (b
 		return true, remarshal(all, out)
 	}
 	if docMethods[method] {
-		return true, mergeDocument(method, b, raws, out)
+		return true, mergeDocument(method, b, raws, srcs, out)
 	}
 	return false, nil
 }

@@ -93,6 +93,10 @@ type TreeNode struct {
 	State    State  `json:"state"`
 	Depth    int    `json:"depth"`
 	Children int    `json:"children"`
+	// Frame is the URL of the cross-origin frame the node is in ("" for
+	// the page's own document): a later call under a narrower authority
+	// diffs only against what it may see.
+	Frame string `json:"frame,omitempty"`
 }
 
 // Tree is a bounded structure-only tree. Truncated: MaxItems was reached.
