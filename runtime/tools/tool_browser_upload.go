@@ -130,7 +130,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 // done.
 func (ac *act) fileInput(ctx context.Context, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (*input.FileInput, *language.Acted, *surface.Refusal) {
 	if a.Target == "" && a.Selector == nil {
-		return ac.soleFileInput(ctx)
+		return ac.soleFileInput(ctx, a, f)
 	}
 	pointer := "/target"
 	if a.Selector != nil {
@@ -140,6 +140,11 @@ func (ac *act) fileInput(ctx context.Context, a *surface.BrowserUploadArgs, f *s
 	if r != nil {
 		return nil, nil, r
 	}
+	return ac.fileInputByID(ctx, id, pointer, a, f)
+}
+
+// fileInputByID checks and holds the file input with element id.
+func (ac *act) fileInputByID(ctx context.Context, id int, pointer string, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (*input.FileInput, *language.Acted, *surface.Refusal) {
 	it, err := pagejs.Describe(ctx, ac.w, id)
 	if err != nil {
 		return nil, nil, refusalFor(err, a.TimeoutMs)
@@ -170,9 +175,22 @@ func (ac *act) fileInput(ctx context.Context, a *surface.BrowserUploadArgs, f *s
 	return input.FileInputOf(page, obj, rel), el, nil
 }
 
-// soleFileInput finds the page's only <input type=file> (the executor reads
-// it through the DOM domain, which page scripts cannot tamper with).
-func (ac *act) soleFileInput(ctx context.Context) (*input.FileInput, *language.Acted, *surface.Refusal) {
+// soleFileInput finds the only <input type=file> of the page and of the
+// cross-origin frames the call may reach. One in the page itself is read
+// through the DOM domain, which page scripts cannot tamper with; one in a
+// frame is held on that frame's session like a named target.
+func (ac *act) soleFileInput(ctx context.Context, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (*input.FileInput, *language.Acted, *surface.Refusal) {
+	all, err := pagejs.FindFileInputs(ctx, ac.w)
+	switch {
+	case err != nil:
+		return nil, nil, refusalFor(err, 0)
+	case all.Count == 0:
+		return nil, nil, &surface.Refusal{Reason: surface.ReasonNotFileInput, Message: "the page has no file input"}
+	case all.Count > 1:
+		return nil, nil, &surface.Refusal{Reason: surface.ReasonTargetAmbiguous, Candidates: all.Count, Pointer: "/target"}
+	case len(all.IDs) == 1 && !ac.w.Local(all.IDs[0]):
+		return ac.fileInputByID(ctx, all.IDs[0], "/target", a, f)
+	}
 	sole, err := input.SoleFileInput(ctx, ac.t.Page(), surface.CredentialAutocomplete)
 	switch {
 	case err != nil:

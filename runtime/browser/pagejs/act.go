@@ -206,6 +206,21 @@ func IsFileInput(ctx context.Context, w *World, id int) (bool, error) {
 	return out.File, err
 }
 
+// FileInputs are the file inputs of the page and of the cross-origin frames
+// the world may perceive: Count in all, IDs of at most the first two.
+type FileInputs struct {
+	IDs   []int `json:"ids"`
+	Count int   `json:"count"`
+}
+
+// FindFileInputs lists the file inputs an upload with no target chooses
+// from: the page's own and its admitted frames'.
+func FindFileInputs(ctx context.Context, w *World) (FileInputs, error) {
+	var out FileInputs
+	err := w.invoke(ctx, "fileInputs", map[string]int{"max": 2}, &out)
+	return out, err
+}
+
 // Present reports whether the element still exists and is rendered
 // (connected, not display:none/visibility:hidden, non-zero size). Stale ids
 // answer false, not an error.

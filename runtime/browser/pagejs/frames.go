@@ -242,6 +242,16 @@ func (w *World) spread(ctx context.Context, method string, b []byte, out any) (b
 			all.Matches = []Match{}
 		}
 		return true, remarshal(all, out)
+	case "fileInputs":
+		all := FileInputs{IDs: []int{}}
+		for _, r := range raws {
+			var one FileInputs
+			if json.Unmarshal(r, &one) == nil {
+				all.IDs = append(all.IDs, one.IDs...)
+				all.Count += one.Count
+			}
+		}
+		return true, remarshal(all, out)
 	case "inspect":
 		var req InspectRequest
 		_ = json.Unmarshal(b, &req)
@@ -285,7 +295,7 @@ func remarshal(v, out any) error {
 }
 
 // spreadMethods are the perception entry points that see into frames.
-var spreadMethods = map[string]bool{"find": true, "inspect": true, "resolve": true}
+var spreadMethods = map[string]bool{"find": true, "inspect": true, "resolve": true, "fileInputs": true}
 
 // inFrame runs an id's method in its frame's world; a located point is then
 // moved into the top viewport. handled is false when the id is the main

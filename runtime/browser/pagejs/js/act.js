@@ -430,6 +430,15 @@ function isFileInput(a) {
   return { file: el.localName === 'input' && el.type === 'file' };
 }
 
+// fileInputs lists the document's file inputs (its own, not its frames'),
+// at most max of them: an upload with no target takes the only one.
+function fileInputs(a) {
+  const all = document.querySelectorAll('input[type="file" i]');
+  const ids = [];
+  for (let i = 0; i < all.length && ids.length < (a.max || 2); i++) ids.push(idOf(all[i]));
+  return { ids: ids, count: all.length };
+}
+
 function presentId(a) {
   const r = regById.get(a.id);
   const el = r && r.deref();

@@ -17,6 +17,7 @@ return {
   reveal: envelope(reveal),
   metrics: envelope(metrics),
   isFileInput: envelope(isFileInput),
+  fileInputs: envelope(fileInputs),
   present: envelope(presentId),
   elementObject: elementObject,
 };
