@@ -38,6 +38,9 @@ type World struct {
 	serial int64                       // serial of the newest installation
 	limits Limits
 	ready  string // document.readyState the latest call saw (TakeReadiness)
+	// answered is the caller's document generation of the latest call the
+	// installed world answered, plus one (0: none since the installation).
+	answered uint64
 
 	// Cross-origin frames (frames.go): where to find them, their worlds,
 	// and the serial counter the page's worlds share.
@@ -153,6 +156,25 @@ func (w *World) callFunction(ctx context.Context, op, fn string, args []json.Raw
 	return w.callFunctionRetry(ctx, op, fn, args, byValue, true)
 }
 
+// Answered records that the installed world answered a call on the
+// caller's document generation gen.
+func (w *World) Answered(gen uint64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.api != "" {
+		w.answered = gen + 1
+	}
+}
+
+// Fresh reports whether the world is installed and answered a call on
+// document generation gen: a call sent to it now will not meet a document
+// it was not installed in (unless that document goes away meanwhile).
+func (w *World) Fresh(gen uint64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.api != "" && w.answered == gen+1
+}
+
 // CallOnce is Call whose function call is sent exactly once: when the
 // installation it was sent to is gone, it fails instead of installing again
 // and repeating it. A caller that ordered other messages after this one's
@@ -226,7 +248,7 @@ func (w *World) ensure(ctx context.Context) (proto.RuntimeRemoteObjectID, error)
 		api, err := w.install(ctx, next)
 		if err == nil {
 			w.serial = next
-			w.api = api
+			w.api, w.answered = api, 0
 			return api, nil
 		}
 		lastErr = err
@@ -291,7 +313,7 @@ func (w *World) install(ctx context.Context, serial int64) (proto.RuntimeRemoteO
 func (w *World) forget(api proto.RuntimeRemoteObjectID) {
 	w.mu.Lock()
 	if w.api == api {
-		w.api = ""
+		w.api, w.answered = "", 0
 	}
 	w.mu.Unlock()
 }

@@ -59,11 +59,17 @@ type Result struct {
 // setup. Tabs the page opened before now are not the action's doing.
 func Start(ctx context.Context, t *browser.Tab, w *pagejs.World, cfg Config) *Watch {
 	wt := begin(ctx, t, w, cfg)
+	wt.baseline(ctx)
+	return wt
+}
+
+// baseline takes the DOM baseline with a round trip of its own.
+func (wt *Watch) baseline(ctx context.Context) {
 	if p, err := wt.probe(ctx); err == nil {
 		wt.probing = true
 		wt.add(Event{Kind: Probed, At: time.Now(), Probe: p})
+		wt.w.Answered(wt.gen0)
 	}
-	return wt
 }
 
 // StartAhead is Start for an action that is itself a Runtime command of the
@@ -75,6 +81,12 @@ func Start(ctx context.Context, t *browser.Tab, w *pagejs.World, cfg Config) *Wa
 // path into the renderer and must use Start.
 func StartAhead(ctx context.Context, t *browser.Tab, w *pagejs.World, cfg Config) *Watch {
 	wt := begin(ctx, t, w, cfg)
+	if !w.Fresh(wt.gen0) {
+		// The world may belong to a document that is gone: the probe may
+		// have to install and try again, which only a probe awaited allows.
+		wt.baseline(ctx)
+		return wt
+	}
 	wt.ahead = make(chan struct{})
 	mark, sent, forget := browser.NewSendMark()
 	done := make(chan struct{})
@@ -87,6 +99,7 @@ func StartAhead(ctx context.Context, t *browser.Tab, w *pagejs.World, cfg Config
 		if err == nil && json.Unmarshal(raw, &p) == nil {
 			wt.probing = true
 			wt.add(Event{Kind: Probed, At: time.Now(), Probe: p})
+			wt.w.Answered(wt.gen0)
 		}
 	}()
 	select {
@@ -249,6 +262,7 @@ func (wt *Watch) catchUp(ctx context.Context) {
 		switch {
 		case err == nil && wt.t.Generation() == wt.gen0:
 			wt.add(Event{Kind: Probed, At: time.Now(), Probe: p})
+			wt.w.Answered(wt.gen0)
 			return
 		case ctx.Err() != nil:
 			return

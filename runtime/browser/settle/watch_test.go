@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 )
 
@@ -110,11 +111,18 @@ func BenchmarkSettle(b *testing.B) {
 
 // A baseline sent ahead (StartAhead) is taken before the script sent after
 // it, with no round trip between them: the script's own mutation is never in
-// the baseline. Twenty rounds; each checks the recorded reports, not time.
+// the baseline. Every fifth round first loads a new document, whose world
+// must be installed: the baseline is then awaited (the world is not Fresh)
+// and still taken. Twenty rounds; each checks the recorded reports, not time.
 func TestStartAheadBaselinePrecedesTheScript(t *testing.T) {
 	tab, w := liveTab(t)
 	for i := 0; i < 20; i++ {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		if i%5 == 4 {
+			if _, err := tab.Navigate(ctx, site.URL+"/", browser.NavigateOptions{}); err != nil {
+				t.Fatalf("round %d: navigate: %v", i, err)
+			}
+		}
 		err := tab.Do(ctx, func(ctx context.Context) error {
 			wt := StartAhead(ctx, tab, w, liveConfig())
 			defer wt.Close()
