@@ -26,9 +26,19 @@ const (
 	AuditReserveBytesMax = 65536
 )
 
+// AwaitSplits: Statement splits tried to run a script with top-level await. (count)
+const (
+	AwaitSplitsMax = 12
+)
+
 // BlockedHosts: Hosts one result names as stopped at the host boundary. (items)
 const (
 	BlockedHostsMax = 8
+)
+
+// BlockedRequestsKept: Blocked requests a workspace remembers until its results report them. (items)
+const (
+	BlockedRequestsKeptMax = 64
 )
 
 // BrowserCloseMs: Longest a launched browser may take to exit when the server closes it. (ms)
@@ -41,11 +51,36 @@ const (
 	BrowserLaunchMsMax = 30000
 )
 
+// CaptureAttempts: Captures one screenshot may spend fitting its byte ceiling. (count)
+const (
+	CaptureAttemptsMax = 5
+)
+
+// CaptureFallbackQuality: The one lower quality a capture tries before it scales down to fit its byte ceiling. (percent)
+const (
+	CaptureFallbackQualityMax = 50
+)
+
+// CaptureMovedRetries: Captures taken again because the page moved during one. (count)
+const (
+	CaptureMovedRetriesMax = 1
+)
+
+// CaptureQuality: JPEG or WebP quality a capture first tries. (percent)
+const (
+	CaptureQualityMax = 80
+)
+
 // ClickCount: Clicks in one click action. (count)
 const (
 	ClickCountMin     = 1
 	ClickCountMax     = 3
 	ClickCountDefault = 1
+)
+
+// ClosedTargetsKept: Targets Ghostlight closed that one connection remembers, so none is adopted again. (items)
+const (
+	ClosedTargetsKeptMax = 1024
 )
 
 // CursorChars: Characters of a paging cursor (diagnose after, operator cursor). (chars)
@@ -151,6 +186,16 @@ const (
 	FormFieldsMax = 30
 )
 
+// FrameDepth: Frame nesting levels walked to find cross-origin frames. (count)
+const (
+	FrameDepthMax = 16
+)
+
+// FrameSessionsKept: Sessions on in-process frames one connection keeps for perceiving them. (items)
+const (
+	FrameSessionsKeptMax = 1024
+)
+
 // FullPageAspect: Longest over shortest edge of a full-page capture; a longer page is refused, never scaled to a sliver. (count)
 const (
 	FullPageAspectMax = 16
@@ -171,6 +216,11 @@ const (
 // HttpSessionIdleMs: Idle time after which an HTTP session ends and its tabs close. (ms)
 const (
 	HttpSessionIdleMsMax = 900000
+)
+
+// IDPrefixBytes: Bytes of an oversized JSON-RPC message kept to find its id; the rest is never buffered. (bytes)
+const (
+	IDPrefixBytesMax = 4096
 )
 
 // IdleSweepMs: Shortest interval between two looks for HTTP sessions idle past their expiry (the look runs every quarter of the expiry). (ms)
@@ -257,6 +307,11 @@ const (
 	LiveViewsMax = 8
 )
 
+// LoadersTracked: Documents whose lifecycle one tab remembers (the current one and those in flight). (items)
+const (
+	LoadersTrackedMax = 16
+)
+
 // LogValueChars: Characters of one value the server logs. (chars)
 const (
 	LogValueCharsMax = 1000
@@ -294,11 +349,26 @@ const (
 	PathCharsMax = 4096
 )
 
+// PendingOpens: Window opens one tab remembers for targets the browser has not created yet. (items)
+const (
+	PendingOpensMax = 64
+)
+
 // PerceiveLimit: Targets one operator_perceive returns. (items)
 const (
 	PerceiveLimitMin     = 1
 	PerceiveLimitMax     = 200
 	PerceiveLimitDefault = 50
+)
+
+// PolicyDepth: Nesting levels of one policy layer file. (count)
+const (
+	PolicyDepthMax = 32
+)
+
+// PolicyFileBytes: Bytes of one policy layer file. (bytes)
+const (
+	PolicyFileBytesMax = 1048576
 )
 
 // PolicyHosts: Host patterns in one policy list. (items)
@@ -405,6 +475,11 @@ const (
 	RegionSizeMax = 100000
 )
 
+// RegistryFileBytes: Bytes of a browser registration or id file; a larger one is not Ghostlight's. (bytes)
+const (
+	RegistryFileBytesMax = 65536
+)
+
 // RegistryPollMs: How soon a start looks again for a registered browser's DevTools port. (ms)
 const (
 	RegistryPollMsMax = 25
@@ -441,6 +516,11 @@ const (
 // RootsRequestMs: Time an upload waits for the client's answer to roots/list. (ms)
 const (
 	RootsRequestMsMax = 2000
+)
+
+// RouteStrings: String values of one stateless call's arguments searched for a tab handle it names. (items)
+const (
+	RouteStringsMax = 256
 )
 
 // ScriptChars: Characters of a script. (chars)

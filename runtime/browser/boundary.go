@@ -202,7 +202,7 @@ type Blocked struct {
 }
 
 // maxBlockedKept bounds the blocked requests a workspace remembers.
-const maxBlockedKept = 64
+const maxBlockedKept = surface.BlockedRequestsKeptMax
 
 // blockedLog is a workspace's record of blocked requests.
 type blockedLog struct {

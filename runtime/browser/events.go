@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // onEvent runs inside the client's read loop, in the browser's order. It only updates
@@ -256,4 +258,4 @@ func (c *conn) forget(id proto.TargetTargetID) *binding {
 }
 
 // maxClosedRemembered bounds the closed-target memory of one connection.
-const maxClosedRemembered = 1024
+const maxClosedRemembered = surface.ClosedTargetsKeptMax

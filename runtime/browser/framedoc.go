@@ -16,6 +16,8 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // frameNode is the part of Page.getFrameTree the perception reads.
@@ -76,8 +78,8 @@ func (c *conn) crossOriginKids(session *rod.Page, parent proto.PageFrameID, n fr
 }
 
 // maxFrameDepth bounds the frame tree walk (Chromium nests at most a few
-// dozen levels; page code walks at most 16 frame levels).
-const maxFrameDepth = 16
+// dozen levels); page code walks as many.
+const maxFrameDepth = surface.FrameDepthMax
 
 // framePages keeps one rod page per (session, frame): each rod page holds a
 // context of the browser's until the browser goes, so one is made per frame
@@ -94,7 +96,7 @@ type framePageKey struct {
 	frame   proto.PageFrameID
 }
 
-const maxFramePages = 1024
+const maxFramePages = surface.FrameSessionsKeptMax
 
 func (c *conn) framePage(session proto.TargetSessionID, frame proto.PageFrameID) *rod.Page {
 	framePages.mu.Lock()

@@ -8,6 +8,8 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // Tab is a durable handle slot of one workspace. It points at the live tab currently
@@ -74,7 +76,7 @@ func (t *Tab) TakeRefusedOpens() int {
 
 // maxPendingOpens bounds the window-open records a tab keeps for targets not yet
 // created.
-const maxPendingOpens = 64
+const maxPendingOpens = surface.PendingOpensMax
 
 func (t *Tab) noteWindowOpen(gesture bool) {
 	t.mu.Lock()

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // Inbound checks: what the edge answers itself, before mcp-go sees a
@@ -15,7 +17,7 @@ import (
 
 // idPrefixBytes is how much of an oversized message is kept to find its id
 // (the id normally comes first or second; the rest is never buffered).
-const idPrefixBytes = 4096
+const idPrefixBytes = surface.IDPrefixBytesMax
 
 // inbound is what the edge needs of one message.
 type inbound struct {

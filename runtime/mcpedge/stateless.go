@@ -12,6 +12,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // Stateless calls. MCP 2026-07-28 has no protocol session over HTTP: every
@@ -48,7 +50,7 @@ const StatelessPrefix = "stateless-"
 
 // maxRouteStrings bounds the string values of one call's arguments offered
 // to Owners.Owner (a handle sits near the top of any real call).
-const maxRouteStrings = 256
+const maxRouteStrings = surface.RouteStringsMax
 
 type statelessWorkspace struct {
 	calls int

@@ -1,6 +1,10 @@
 package capture
 
-import "math"
+import (
+	"math"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+)
 
 // ShotKind selects what a capture covers.
 type ShotKind int
@@ -60,19 +64,19 @@ func (f Format) MIME() string {
 
 func (f Format) lossy() bool { return f == JPEG || f == WebP }
 
-// Tuning values, not contract bounds.
+// Capture tuning, from spec/.
 const (
 	// DefaultQuality is the JPEG/WebP quality when Request.Quality is 0.
-	DefaultQuality = 80
+	DefaultQuality = surface.CaptureQualityMax
 	// DefaultMagnify is the output px per parent image px of a region
 	// capture when Request.Magnify is 0 (still capped by MaxEdge).
-	DefaultMagnify = 4.0
+	DefaultMagnify = float64(surface.RegionMagnificationMax)
 	// fallbackQuality is the one lower quality tried before scaling down.
-	fallbackQuality = 50
+	fallbackQuality = surface.CaptureFallbackQualityMax
 	// maxEncodeAttempts bounds captures spent fitting the byte ceiling.
-	maxEncodeAttempts = 5
+	maxEncodeAttempts = surface.CaptureAttemptsMax
 	// maxMovedRetries bounds re-captures after the geometry moved mid-capture.
-	maxMovedRetries = 1
+	maxMovedRetries = surface.CaptureMovedRetriesMax
 )
 
 // Request describes one capture.

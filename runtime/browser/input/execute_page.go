@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // The page-side half of Execute. The model's script runs inside runnerFn, which turns whatever it
@@ -138,7 +140,7 @@ func splicedExprs(script string, maxChars int) []string {
 }
 
 // maxSplits bounds the statement splits tried for a script with top-level await.
-const maxSplits = 12
+const maxSplits = surface.AwaitSplitsMax
 
 func runner(maxChars int) string {
 	return strings.Replace(runnerFn, "%d", strconv.Itoa(runnerUnits(maxChars)), 1)

@@ -3,11 +3,12 @@ package pagejs
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
-// DiffSampleLimit is how many sample lines Diff keeps; an internal
-// presentation bound, not a contract one.
-const DiffSampleLimit = 8
+// DiffSampleLimit is how many sample lines Diff keeps.
+const DiffSampleLimit = surface.DiffSamplesMax
 
 // TreeDiff summarises structural change between two snapshots.
 type TreeDiff struct {

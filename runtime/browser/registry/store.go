@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // Identity names one Ghostlight installation: the binary that runs and the install id
@@ -71,7 +73,7 @@ const (
 	idFile      = "install-id"
 	browsersDir = "browsers"
 	profilesDir = "profiles"
-	maxFile     = 64 << 10 // a registration or id file past this is not ours
+	maxFile     = surface.RegistryFileBytesMax // a registration or id file past this is not ours
 )
 
 // Self is this installation's identity; ID is "" until `ghostlight install` wrote one.

@@ -18,12 +18,14 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // MaxBytes bounds a layer file; MaxDepth bounds its nesting.
 const (
-	MaxBytes = 1 << 20
-	MaxDepth = 32
+	MaxBytes = surface.PolicyFileBytesMax
+	MaxDepth = surface.PolicyDepthMax
 )
 
 // Pos is a 1-based line and column (in characters).
