@@ -9,6 +9,11 @@ const (
 	AuditKeepDefault = 5
 )
 
+// AuditLineBytes: Longest audit file line a reader accepts; a longer one counts as damaged. (bytes)
+const (
+	AuditLineBytesMax = 1048576
+)
+
 // AuditMaxBytes: Size at which the audit file rotates. (bytes)
 const (
 	AuditMaxBytesMin     = 4096
@@ -89,9 +94,24 @@ const (
 	CursorCharsMax = 64
 )
 
+// DevtoolsBufferBytes: Read buffer of the DevTools socket (a longer message streams through it). (bytes)
+const (
+	DevtoolsBufferBytesMax = 65536
+)
+
 // DevtoolsMessageBytes: Bytes of one DevTools message the server reads; a longer event is skipped unread, a longer reply fails its call. (bytes)
 const (
 	DevtoolsMessageBytesMax = 16777216
+)
+
+// DevtoolsUpgradeBytes: Bytes of the browser's websocket upgrade response. (bytes)
+const (
+	DevtoolsUpgradeBytesMax = 65536
+)
+
+// DevtoolsVersionBytes: Bytes of a browser's /json/version reply read to find its DevTools endpoint. (bytes)
+const (
+	DevtoolsVersionBytesMax = 65536
 )
 
 // DiagnoseBuffer: Console and network entries kept per tab. (items)
@@ -621,6 +641,11 @@ const (
 	SettleWaitMsMin     = 0
 	SettleWaitMsMax     = 30000
 	SettleWaitMsDefault = 5000
+)
+
+// StdioBufferBytes: Read buffer of the stdio transport (a longer message streams through it, up to its own bound). (bytes)
+const (
+	StdioBufferBytesMax = 65536
 )
 
 // StepIDChars: Characters of a flow step id. (chars)

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // Entry is one line read back: the record and the line as written (so JSON
@@ -122,7 +124,7 @@ func readFile(path, name string, f Filter) ([]Entry, int, error) {
 	var out []Entry
 	bad := 0
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 0, 64<<10), surface.AuditLineBytesMax)
 	for sc.Scan() {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {

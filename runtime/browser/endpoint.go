@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/go-rod/rod/lib/cdp"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // A configured endpoint is a browser on this machine, on another host, in a
@@ -127,7 +129,7 @@ func getVersion(ctx context.Context, u *url.URL, header http.Header, host string
 		return "", 0, err
 	}
 	defer func() { _ = res.Body.Close() }()
-	b, err := io.ReadAll(io.LimitReader(res.Body, 1<<16))
+	b, err := io.ReadAll(io.LimitReader(res.Body, surface.DevtoolsVersionBytesMax))
 	return string(b), res.StatusCode, err
 }
 

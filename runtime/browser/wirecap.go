@@ -47,7 +47,7 @@ func (d *capDialer) DialContext(ctx context.Context, network, address string) (n
 	if err != nil {
 		return nil, err
 	}
-	return &capConn{Conn: c, r: bufio.NewReaderSize(c, 64<<10), max: d.max, dropped: &d.dropped}, nil
+	return &capConn{Conn: c, r: bufio.NewReaderSize(c, surface.DevtoolsBufferBytesMax), max: d.max, dropped: &d.dropped}, nil
 }
 
 // capConn passes the HTTP upgrade through, then re-frames the server's websocket
@@ -102,7 +102,7 @@ func readHeader(r *bufio.Reader) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(out) > 64<<10 {
+		if len(out) > surface.DevtoolsUpgradeBytesMax {
 			return nil, errors.New("devtools upgrade response too long")
 		}
 		if len(bytes.TrimRight(line, "\r\n")) == 0 {

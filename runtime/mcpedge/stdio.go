@@ -13,6 +13,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // stdioBusy guards mcp-go's process-wide stdio session: two stdio sessions
@@ -284,7 +286,7 @@ type lineReader struct {
 }
 
 func newLineReader(r io.Reader, limit int) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), limit: limit}
+	return &lineReader{r: bufio.NewReaderSize(r, surface.StdioBufferBytesMax), limit: limit}
 }
 
 // next returns the next line without its line ending. A line longer than

@@ -88,7 +88,7 @@ func probe(ctx context.Context, host, target string) error {
 	var v struct {
 		WebSocketDebuggerURL string `json:"webSocketDebuggerUrl"`
 	}
-	if err := json.NewDecoder(io.LimitReader(res.Body, 1<<16)).Decode(&v); err != nil {
+	if err := json.NewDecoder(io.LimitReader(res.Body, surface.DevtoolsVersionBytesMax)).Decode(&v); err != nil {
 		return err
 	}
 	if !strings.HasSuffix(v.WebSocketDebuggerURL, target) {
