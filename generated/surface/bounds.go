@@ -2,6 +2,11 @@
 
 package surface
 
+// ArticleMinChars: Visible characters a block needs to be read as the page's article. (chars)
+const (
+	ArticleMinCharsMax = 200
+)
+
 // AuditKeep: Rotated audit files kept (audit.jsonl.1 … .N). (count)
 const (
 	AuditKeepMin     = 1
@@ -363,6 +368,41 @@ const (
 	OperatorDiscoveryInputBytesMax = 8000
 )
 
+// PageAncestorSteps: Ancestors page code climbs (across shadow roots and frames) to tell whether one element holds another. (count)
+const (
+	PageAncestorStepsMax = 4096
+)
+
+// PageCoverSteps: Ancestors page code climbs from the element at a point: to name what covers a target, or to find the pane a scroll moves. (count)
+const (
+	PageCoverStepsMax = 256
+)
+
+// PageDomDepth: DOM depth page code recurses into when it walks text and structure. (count)
+const (
+	PageDomDepthMax = 512
+)
+
+// PageErrorChars: Characters of an internal page-code error's detail. (chars)
+const (
+	PageErrorCharsMax = 2000
+)
+
+// PageFrameSteps: Same-origin frame levels page code climbs to place an element in the top viewport. (count)
+const (
+	PageFrameStepsMax = 32
+)
+
+// PageShadowSteps: Shadow roots page code steps into to reach the element at a point, the focused element or a connected host. (count)
+const (
+	PageShadowStepsMax = 64
+)
+
+// ParagraphMinChars: Visible characters a paragraph needs to count toward an article. (chars)
+const (
+	ParagraphMinCharsMax = 25
+)
+
 // PathChars: Characters of a local path. (chars)
 const (
 	PathCharsMin = 1
@@ -513,6 +553,11 @@ const (
 // RegistryStartMs: Longest a registered browser Ghostlight starts may take to start listening. (ms)
 const (
 	RegistryStartMsMax = 30000
+)
+
+// RegistrySweep: Element registrations after which page code drops the entries of elements gone from the page. (count)
+const (
+	RegistrySweepMax = 4096
 )
 
 // RequestBytes: Bytes of one inbound JSON-RPC message (HTTP body or stdio line); an HTTP body past it gets 413. (bytes)

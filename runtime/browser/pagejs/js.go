@@ -2,8 +2,11 @@ package pagejs
 
 import (
 	"embed"
+	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 //go:embed js/*.js
@@ -16,9 +19,18 @@ var jsOrder = []string{
 	"inspect.js", "find.js", "read.js", "act.js", "api.js",
 }
 
+// jsLimits are the page code's limits, from spec/, declared ahead of its
+// files so the page code types none of them.
+var jsLimits = fmt.Sprintf("const MAX_DEPTH = %d, ANCESTOR_STEPS = %d, COVER_STEPS = %d, SHADOW_STEPS = %d, FRAME_STEPS = %d,\n"+
+	"  ERROR_CHARS = %d, SWEEP_EVERY = %d, ARTICLE_MIN_CHARS = %d, PARA_MIN_CHARS = %d;\n",
+	surface.PageDomDepthMax, surface.PageAncestorStepsMax, surface.PageCoverStepsMax, surface.PageShadowStepsMax,
+	surface.PageFrameStepsMax, surface.PageErrorCharsMax, surface.RegistrySweepMax, surface.ArticleMinCharsMax,
+	surface.ParagraphMinCharsMax)
+
 // jsBody is the install function's body, assembled once.
 var jsBody = func() string {
 	var b strings.Builder
+	b.WriteString("// ---- limits (spec/bounds.cue)\n" + jsLimits)
 	for _, f := range jsOrder {
 		src, err := jsFiles.ReadFile("js/" + f)
 		if err != nil {

@@ -5,7 +5,7 @@
 function frameOffset(el) {
   let x = 0, y = 0;
   let d = el.ownerDocument;
-  for (let i = 0; d && d !== document && i < 32; i++) {
+  for (let i = 0; d && d !== document && i < FRAME_STEPS; i++) {
     const w = d.defaultView;
     let fe = null;
     try { fe = w && w.frameElement; } catch (e) { fe = null; }
@@ -66,7 +66,7 @@ function bringIntoView(el) {
 function deepHit(x, y) {
   let ox = 0, oy = 0;
   let e = document.elementFromPoint(x, y);
-  for (let i = 0; e && i < 64; i++) {
+  for (let i = 0; e && i < SHADOW_STEPS; i++) {
     if (e.shadowRoot) {
       const e2 = e.shadowRoot.elementFromPoint(x - ox, y - oy);
       if (e2 && e2 !== e) { e = e2; continue; }
@@ -120,7 +120,7 @@ function describeCover(hit, el, cx) {
   if (!hit) return { role: '', name: '' };
   // Climb only while still outside el's ancestors: a common ancestor (say
   // the main landmark) is not what covers it.
-  for (let n = hit, i = 0; n && n.nodeType === 1 && i < 64 && !containsDeep(n, el); n = flatParent(n), i++) {
+  for (let n = hit, i = 0; n && n.nodeType === 1 && i < COVER_STEPS && !containsDeep(n, el); n = flatParent(n), i++) {
     const role = classifyQuiet(n);
     if (role && role !== 'generic' && role !== 'presentation' && role !== 'none') {
       return { role: role, name: cut(nameOf(n, n.localName, role, cx), cx.nameMax) };
@@ -397,7 +397,7 @@ function scrollByXY(a) {
     return { x: scrollX, y: scrollY, scrolled: scrollX !== x0 || scrollY !== y0 };
   }
   const v = viewport();
-  for (let n = deepHit(v.w / 2, v.h / 2), i = 0; n && n.nodeType === 1 && i < 256; n = flatParent(n), i++) {
+  for (let n = deepHit(v.w / 2, v.h / 2), i = 0; n && n.nodeType === 1 && i < COVER_STEPS; n = flatParent(n), i++) {
     if (n === document.documentElement || n === document.body) break;
     if (!scrollable(n, dx, dy)) continue;
     const sx = n.scrollLeft, sy = n.scrollTop;

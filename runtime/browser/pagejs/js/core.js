@@ -14,8 +14,9 @@ const GO = 0, SKIP = 1, STOP = 2;
 // Element kinds produced by classify().
 const K_CONTROL = 1, K_STRUCT = 2;
 
-// Recursion guard for pathological DOM depth; not a contract bound.
-const MAX_DEPTH = 512;
+// Limits (MAX_DEPTH, ANCESTOR_STEPS, COVER_STEPS, SHADOW_STEPS,
+// FRAME_STEPS, ERROR_CHARS, SWEEP_EVERY, ARTICLE_MIN_CHARS, PARA_MIN_CHARS)
+// are declared ahead of this file from spec/ (js.go).
 
 function fail(kind, detail, extra) {
   const e = new Error(detail || kind);
@@ -37,7 +38,7 @@ function envelope(f) {
         const x = e.glExtra || {};
         r = { err: { kind: e.glKind, detail: e.message, count: x.count || 0, role: x.role || '', name: x.name || '' } };
       } else {
-        r = { err: { kind: 'internal', detail: String((e && e.stack) || e).slice(0, 2000) } };
+        r = { err: { kind: 'internal', detail: String((e && e.stack) || e).slice(0, ERROR_CHARS) } };
       }
     }
     // The document's readiness rides along, so a perception result needs
@@ -116,7 +117,7 @@ function docRoot(doc) {
 // deepActive follows focus through open shadow roots and same-origin frames.
 function deepActive() {
   let a = document.activeElement;
-  for (let i = 0; a && i < 64; i++) {
+  for (let i = 0; a && i < SHADOW_STEPS; i++) {
     if (a.shadowRoot && a.shadowRoot.activeElement) {
       a = a.shadowRoot.activeElement;
       continue;

@@ -7,8 +7,6 @@
 
 // Minimum paragraph text under one block for it to count as the article
 // when no main/article landmark exists; a heuristic, not a contract bound.
-const ARTICLE_MIN_CHARS = 200;
-const PARA_MIN_CHARS = 25;
 
 function markSpecials(root, dirty, depth) {
   if (depth > 16) return;

@@ -5,7 +5,6 @@ const regByEl = new WeakMap();
 const regById = new Map();
 let regNext = 0;
 // Dead WeakRefs are swept every SWEEP_EVERY registrations.
-const SWEEP_EVERY = 4096;
 
 function idOf(el) {
   let id = regByEl.get(el);
@@ -24,7 +23,7 @@ function idOf(el) {
 // that are themselves connected all the way up to the top document.
 function alive(el) {
   let n = el;
-  for (let i = 0; i < 64; i++) {
+  for (let i = 0; i < SHADOW_STEPS; i++) {
     if (!n.isConnected) return false;
     const d = n.ownerDocument;
     if (d === document) return true;

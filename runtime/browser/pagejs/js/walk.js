@@ -97,7 +97,7 @@ function flatParent(n) {
 
 // containsDeep: is inner el itself or inside it (composed, across frames)?
 function containsDeep(el, inner) {
-  for (let n = inner, i = 0; n && i < 4096; i++) {
+  for (let n = inner, i = 0; n && i < ANCESTOR_STEPS; i++) {
     if (n === el) return true;
     n = flatParent(n);
   }
