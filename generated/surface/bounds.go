@@ -238,6 +238,21 @@ const (
 	HostPatternCharsMax = 253
 )
 
+// HttpHeaderBytes: Bytes of one HTTP request's headers. (bytes)
+const (
+	HttpHeaderBytesMax = 65536
+)
+
+// HttpHeaderMs: Longest a client may take to send a request's headers over HTTP (the workbench's too). (ms)
+const (
+	HttpHeaderMsMax = 10000
+)
+
+// HttpIdleConnMs: Idle time after which a kept-alive HTTP connection (not a session) is closed. (ms)
+const (
+	HttpIdleConnMsMax = 120000
+)
+
 // HttpSessionIdleMs: Idle time after which an HTTP session ends and its tabs close. (ms)
 const (
 	HttpSessionIdleMsMax = 900000

@@ -14,6 +14,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // MCPPath is where HTTPHandler serves streamable HTTP.
@@ -304,9 +306,13 @@ func ListenAndServe(ctx context.Context, addr string, h http.Handler, opts ...Li
 	if cfg.onListen != nil {
 		cfg.onListen(ln.Addr())
 	}
+	// No write timeout: an SSE stream lasts as long as its session.
 	srv := &http.Server{
-		Handler:     h,
-		BaseContext: func(net.Listener) context.Context { return ctx },
+		Handler:           h,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ReadHeaderTimeout: time.Duration(surface.HttpHeaderMsMax) * time.Millisecond,
+		MaxHeaderBytes:    surface.HttpHeaderBytesMax,
+		IdleTimeout:       time.Duration(surface.HttpIdleConnMsMax) * time.Millisecond,
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

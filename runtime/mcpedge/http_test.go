@@ -13,6 +13,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 func TestHTTPGuards(t *testing.T) {
@@ -154,6 +156,14 @@ func TestListenAndServe(t *testing.T) {
 			t.Fatalf("GET: %v", err)
 		}
 		resp.Body.Close()
+		// Headers past http_header_bytes are refused before the handler runs.
+		req, _ := http.NewRequest("GET", "http://"+target+"/", nil)
+		req.Header.Set("X-Pad", strings.Repeat("a", surface.HttpHeaderBytesMax+8192))
+		if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+			t.Fatalf("oversized headers: %v %v", resp, err)
+		} else {
+			resp.Body.Close()
+		}
 		cancel()
 		select {
 		case err := <-done:

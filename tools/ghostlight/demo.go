@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 //go:embed demo
@@ -29,7 +31,7 @@ func serveDemo(ctx context.Context, addr string, log *slog.Logger) error {
 		return err
 	}
 	sub, _ := fs.Sub(demoFiles, "demo")
-	srv := &http.Server{Handler: http.FileServerFS(sub), ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: http.FileServerFS(sub), ReadHeaderTimeout: time.Duration(surface.HttpHeaderMsMax) * time.Millisecond}
 	go func() {
 		<-ctx.Done()
 		srv.Close()
