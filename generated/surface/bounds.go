@@ -151,6 +151,11 @@ const (
 	DiscoveryInputBytesMax = 47000
 )
 
+// DownloadAnnounceMs: Longest an action waits for the browser to announce a download its page started (an a[download] link); a later announcement is reported by the next result. (ms)
+const (
+	DownloadAnnounceMsMax = 1000
+)
+
 // DownloadBytes: Bytes of one allowed download; a larger one is cancelled and reported too_large. (bytes)
 const (
 	DownloadBytesMax = 52428800

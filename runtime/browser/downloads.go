@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-rod/rod/lib/proto"
 
@@ -90,6 +91,10 @@ type wsDownloads struct {
 	// isDownload); their Browser.downloadWillBegin can trail the reply, so
 	// AwaitDownloads waits until seq has caught up with it.
 	expect uint64
+	// hint counts downloads the page itself said it started (ExpectStarted); the
+	// browser may still decline one, so they are waited for only until hintBy.
+	hint   uint64
+	hintBy time.Time
 }
 
 // connDownloads is a connection's download state.
@@ -420,7 +425,13 @@ func (ws *Workspace) AwaitDownloadsAfter(ctx context.Context, barrier <-chan str
 	}
 	for { // a navigation the browser said is a download: its announcement comes
 		ws.mu.Lock()
-		if ws.dl.seq >= ws.dl.expect {
+		need := ws.dl.seq < ws.dl.expect
+		var hintLeft time.Duration
+		if !need && ws.dl.seq < ws.dl.hint {
+			hintLeft = time.Until(ws.dl.hintBy)
+			need = hintLeft > 0
+		}
+		if !need {
 			ws.mu.Unlock()
 			break
 		}
@@ -429,9 +440,21 @@ func (ws *Workspace) AwaitDownloadsAfter(ctx context.Context, barrier <-chan str
 		}
 		wake := ws.dl.begun
 		ws.mu.Unlock()
+		var timer *time.Timer
+		var tc <-chan time.Time
+		if hintLeft > 0 {
+			timer = time.NewTimer(hintLeft)
+			tc = timer.C
+		}
 		select {
 		case <-wake:
+		case <-tc:
 		case <-ctx.Done():
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+		if ctx.Err() != nil {
 			return
 		}
 	}
@@ -611,6 +634,20 @@ func (bd *binding) pageNavigate(ctx context.Context, rawURL string) (*proto.Page
 		ws.mu.Unlock()
 	}
 	return &res.PageNavigateResult, nil
+}
+
+// ExpectStarted records that the page said n downloads began after mark (the
+// settling probe saw navigations the page let through as downloads, as an
+// a[download] link makes): AwaitDownloads waits for their announcements, at most
+// download_announce_ms from now, since the browser may still decline one.
+func (ws *Workspace) ExpectStarted(mark uint64, n int) {
+	if n <= 0 {
+		return
+	}
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	ws.dl.hint = max(ws.dl.hint, mark+uint64(n))
+	ws.dl.hintBy = time.Now().Add(time.Duration(surface.DownloadAnnounceMsMax) * time.Millisecond)
 }
 
 // DownloadMark is a mark of the workspace's downloads; DownloadedSince says whether a

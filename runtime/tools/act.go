@@ -47,10 +47,12 @@ type act struct {
 	// what happened after a dialog cancelled the guarded one.
 	call context.Context
 
-	wt  *settle.Watch
-	dl  func()         // stops watching for a response that becomes a download (download.go)
-	eff surface.Effect // how far input got: none until something reached the page
-	res settle.Result
+	wt *settle.Watch
+	dl func() // stops watching for a response that becomes a download (download.go)
+	// dlMark is the workspace's download mark when the watch began.
+	dlMark uint64
+	eff    surface.Effect // how far input got: none until something reached the page
+	res    settle.Result
 
 	dialog    *browser.DialogState
 	landing   *surface.Landing
@@ -151,6 +153,7 @@ func (a *act) viewPoint(ctx context.Context, view string, x, y int, pointer stri
 // arm starts watching the page; call it right before the first dispatch.
 func (a *act) arm(ctx context.Context) {
 	if a.wt == nil {
+		a.dlMark = a.s.ws.DownloadMark()
 		a.wt = settle.Start(ctx, a.t, a.w, settleConfig())
 		a.dl = a.t.ExpectDownloads()
 	}
@@ -162,6 +165,7 @@ func (a *act) arm(ctx context.Context) {
 // (settle.StartAhead). Input events must use arm.
 func (a *act) armAhead(ctx context.Context) {
 	if a.wt == nil {
+		a.dlMark = a.s.ws.DownloadMark()
 		a.wt = settle.StartAhead(ctx, a.t, a.w, settleConfig())
 		a.dl = a.t.ExpectDownloads()
 	}
@@ -223,6 +227,8 @@ func (a *act) finish(ctx context.Context) {
 		sctx, cancel := settleContext(ctx)
 		a.res = a.wt.Settle(sctx)
 		cancel()
+		// Downloads the page said it started (no response announced them).
+		a.s.ws.ExpectStarted(a.dlMark, a.res.Downloads)
 		// A download the input started is waited for within the call's
 		// timeout; the result says how it ended, or that it still runs.
 		a.s.ws.AwaitDownloadsAfter(ctx, barrier)

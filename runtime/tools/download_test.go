@@ -276,3 +276,35 @@ func TestClickDownloadOutlastsTheCall(t *testing.T) {
 		t.Fatalf("next action: %s", r.JSON)
 	}
 }
+
+// An a[download] link is a download no response announces ahead (no
+// Content-Disposition): the settling probe sees the page let it through (the
+// navigate event's downloadRequest), and the click's own result waits for
+// the browser's announcement and reports it. Ten rounds each of a link with
+// a file name and one with a bare download attribute.
+func TestClickDownloadLinkReportedByTheClick(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/f.bin" {
+			w.Header().Set("Content-Type", "application/octet-stream")
+			_, _ = w.Write([]byte("hello bytes"))
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<title>F</title><a href="/f.bin" download="named.bin">Named</a> <a href="/f.bin" download>Bare</a>`)
+	}))
+	t.Cleanup(srv.Close)
+	h := newHarness(t)
+	for i := 0; i < 20; i++ {
+		link, name := "Named", "named.bin"
+		if i%2 == 1 {
+			link, name = "Bare", "f.bin"
+		}
+		h.must("browser_navigate", `{"url":`+quote(srv.URL+"/")+`}`)
+		r := h.must("browser_click", `{"selector":{"name":"`+link+`"}}`)
+		var f downloadFacts
+		h.facts(r, &f)
+		if f.Download == nil || f.Download.State != surface.DownloadStateRefused || f.Download.Name != name {
+			t.Fatalf("round %d (%s): the click did not report its download: %s", i, link, r.JSON)
+		}
+	}
+}

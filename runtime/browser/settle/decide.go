@@ -95,6 +95,9 @@ type Probe struct {
 	Tick    float64 `json:"tick"`    // ms since the last animation frame; -1 when none ran
 	Ready   string  `json:"ready"`   // document.readyState
 	Started int     `json:"started"` // navigations (and form submissions) the page let through since the last report
+	// Downloads: downloads the page let through since the last report (an
+	// a[download] link); they never hold the page.
+	Downloads int `json:"downloads"`
 }
 
 // Config tunes a decision. Values come from spec/ through the wiring.
@@ -153,6 +156,7 @@ type Verdict struct {
 	DOMOnly bool
 
 	Readiness string // document.readyState at the latest probe ("" unknown)
+	Downloads int    // downloads the page let through since the input
 }
 
 // State folds events into what a Verdict needs. It is not safe for
@@ -177,6 +181,8 @@ type State struct {
 	lastAt   time.Time
 	expect   time.Time // the first probe that reported a navigation the page let through
 	ready    string
+	// downloads the page let through after the input, summed over probes.
+	downloads int
 }
 
 // New returns an empty State.
@@ -209,6 +215,7 @@ func (s *State) Add(e Event) {
 		}
 		s.barrier = e.At
 		s.last, s.lastAt = &p, e.At
+		s.downloads += p.Downloads
 		if p.Started > 0 && s.expect.IsZero() {
 			s.expect = e.At
 		}
@@ -260,7 +267,7 @@ func (s *State) Add(e Event) {
 // Decide says whether the page has settled at now, and if not, what holds
 // it and when to look again.
 func (s *State) Decide(now time.Time) Verdict {
-	v := Verdict{Readiness: s.ready, Loading: s.navigating, Pending: len(s.inflight)}
+	v := Verdict{Readiness: s.ready, Loading: s.navigating, Pending: len(s.inflight), Downloads: s.downloads}
 	if s.opens > s.adopted {
 		v.Opening = s.opens - s.adopted
 	}

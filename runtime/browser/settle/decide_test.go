@@ -285,3 +285,15 @@ func TestStateMatchesFold(t *testing.T) {
 		}
 	}
 }
+
+// Downloads the page let through are counted from the probes after the
+// input only, and never hold the page.
+func TestDownloadsCountedAfterTheInputOnly(t *testing.T) {
+	before := quiet
+	before.Probe.Downloads = 1 // before the input: not the action's
+	v := Decide(cfg(), []Event{before, ev(Acked, 2), probed(3, Probe{Seq: 3, Ago: -1, Frames: -1, Ready: "complete", Downloads: 1}),
+		probed(5, Probe{Seq: 3, Ago: -1, Frames: -1, Ready: "complete", Downloads: 1})}, at(5))
+	if !v.Settled || v.Downloads != 2 {
+		t.Fatalf("%+v", v)
+	}
+}

@@ -3,8 +3,8 @@ package settle
 // ProbeJS arms (once per document) a mutation observer, navigation listeners
 // and an animation-frame counter in the isolated world, and reports a Probe:
 // the mutation count, the time and the animation frames since the last
-// mutation, the ready state, and how many navigations the document started
-// since the previous report. The page-side report is what orders things: a
+// mutation, the ready state, and how many navigations (and downloads) the
+// document started since the previous report. The page-side report is what orders things: a
 // link or location change starts its navigation before the input that
 // caused it is acknowledged, but the browser's events about it may reach
 // Ghostlight a little later; and a form submits in a task of its own, after
@@ -24,12 +24,14 @@ package settle
 const ProbeJS = `function (keepMs, frames, holdMs) {
   var g = globalThis, s = g.__ghostlightSettle;
   if (!s || s.doc !== document) {
-    s = { doc: document, seq: 0, last: -1, frame: 0, mframe: -1, tick: -1, until: 0, ticking: false, starts: [] };
+    s = { doc: document, seq: 0, last: -1, frame: 0, mframe: -1, tick: -1, until: 0, ticking: false, starts: [], dls: [] };
     new MutationObserver(function (rs) { s.seq += rs.length; s.last = performance.now(); s.mframe = s.frame; })
       .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     addEventListener('submit', function (e) { s.starts.push(e); }, true);
     if (g.navigation && navigation.addEventListener) navigation.addEventListener('navigate', function (e) {
-      if (!e.downloadRequest) s.starts.push(e);
+      // downloadRequest is null for a navigation, the file name ("" when
+      // none is given) for a download.
+      if (e.downloadRequest === null || e.downloadRequest === undefined) s.starts.push(e); else s.dls.push(e);
     });
     s.step = function () {
       s.frame++;
@@ -41,12 +43,14 @@ const ProbeJS = `function (keepMs, frames, holdMs) {
   s.until = performance.now() + keepMs;
   if (!s.ticking) { s.ticking = true; requestAnimationFrame(s.step); }
   var report = function () {
-    var started = 0;
+    var started = 0, downloads = 0;
     for (var i = 0; i < s.starts.length; i++) if (!s.starts[i].defaultPrevented) started++;
+    for (var j = 0; j < s.dls.length; j++) if (!s.dls[j].defaultPrevented) downloads++;
     s.starts = [];
+    s.dls = [];
     var now = performance.now();
     return { seq: s.seq, ago: s.last < 0 ? -1 : now - s.last, frames: s.mframe < 0 ? -1 : s.frame - s.mframe,
-      tick: s.tick < 0 ? -1 : now - s.tick, ready: document.readyState, started: started };
+      tick: s.tick < 0 ? -1 : now - s.tick, ready: document.readyState, started: started, downloads: downloads };
   };
   if (!(holdMs > 0)) return report();
   var end = performance.now() + holdMs;

@@ -52,6 +52,7 @@ type Result struct {
 	Loading   bool   // a navigation was still loading at the bound
 	Pending   bool   // requests the action started were still in flight at the bound
 	Readiness string // document.readyState as last seen ("" unknown)
+	Downloads int    // downloads the page said it let through (an a[download] link)
 }
 
 // Start subscribes to the tab's events and takes the DOM baseline. Call it
@@ -318,7 +319,7 @@ func (wt *Watch) Settle(ctx context.Context) Result {
 			wt.add(Event{Kind: TabAdopted, At: time.Now()})
 		}
 		v := wt.decide(time.Now())
-		out.Readiness = v.Readiness
+		out.Readiness, out.Downloads = v.Readiness, v.Downloads
 		if v.Settled {
 			return out
 		}
@@ -351,6 +352,7 @@ func (wt *Watch) Settle(ctx context.Context) Result {
 		case <-ctx.Done():
 			v = wt.decide(time.Now())
 			out.Loading, out.Pending = v.Loading, !v.Loading && v.Pending > 0
+			out.Downloads = v.Downloads
 			return out
 		}
 		if tc != nil && !timer.Stop() {
