@@ -222,13 +222,18 @@ func (a *act) finish(ctx context.Context) {
 		return
 	}
 	if a.dispatched() && ctx.Err() == nil {
-		// The download barrier's round trip runs beside settling.
-		barrier := a.s.ws.DownloadBarrier(ctx)
 		sctx, cancel := settleContext(ctx)
 		a.res = a.wt.Settle(sctx)
 		cancel()
 		// Downloads the page said it started (no response announced them).
 		a.s.ws.ExpectStarted(a.dlMark, a.res.Downloads)
+		// Settling's last round trip is the download barrier too (its reply
+		// came through the browser after any announcement made before it);
+		// only a page that never settled needs one of its own.
+		barrier := closedBarrier
+		if !a.res.Settled {
+			barrier = a.s.ws.DownloadBarrier(ctx)
+		}
 		// A download the input started is waited for within the call's
 		// timeout; the result says how it ended, or that it still runs.
 		a.s.ws.AwaitDownloadsAfter(ctx, barrier)
@@ -437,3 +442,10 @@ func (s *session) perform(ctx context.Context, t *browser.Tab, fn func(ctx conte
 	}
 	return a, ref
 }
+
+// closedBarrier is a download barrier already passed.
+var closedBarrier = func() <-chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()

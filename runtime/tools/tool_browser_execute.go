@@ -37,9 +37,15 @@ func (h *Handler) BrowserExecute(ctx context.Context, a *surface.BrowserExecuteA
 		// it and answer.
 		scriptTimeout := time.Duration(limit) * time.Millisecond * 9 / 10
 		var err error
-		res, err = input.Execute(ctx, ac.t.Page(), a.Script, scriptTimeout, maxChars)
+		// The catch-up probe goes right behind the script; it counts when the
+		// script finished in the task its evaluation started.
+		mark := ac.wt.Behind(ctx)
+		res, err = input.ExecuteMarked(ctx, ac.t.Page(), a.Script, scriptTimeout, maxChars, mark)
 		switch {
 		case err == nil:
+			if res.Synchronous {
+				ac.wt.KeepBehind()
+			}
 			ac.note(surface.EffectApplied)
 			return nil
 		case input.KindOf(err) == input.KindNavigated:

@@ -25,6 +25,10 @@ type ExecResult struct {
 	// exception description and Value is empty.
 	Thrown  bool
 	Message string
+	// Synchronous reports that the script ran to its end in the task its one evaluation started (it
+	// awaited nothing, and no second form was tried): a message sent right behind that evaluation
+	// runs after all of it.
+	Synchronous bool
 }
 
 // Execution tuning. execGrace lets V8's own timeout (Runtime.evaluate's timeout, which terminates a
@@ -61,6 +65,12 @@ type evalReply struct {
 // that navigates returns normally if it finished first, or a KindNavigated error if the document
 // went away while its promise was pending.
 func Execute(ctx context.Context, page *rod.Page, script string, timeout time.Duration, maxResultChars int) (ExecResult, error) {
+	return ExecuteMarked(ctx, page, script, timeout, maxResultChars, "")
+}
+
+// ExecuteMarked is Execute whose first evaluation carries mark (browser.NewSendMark) in its
+// object group, so a caller can send a message right behind it.
+func ExecuteMarked(ctx context.Context, page *rod.Page, script string, timeout time.Duration, maxResultChars int, mark string) (ExecResult, error) {
 	const op = "execute"
 	switch {
 	case timeout <= 0:
@@ -78,10 +88,14 @@ func Execute(ctx context.Context, page *rod.Page, script string, timeout time.Du
 	// A by-value result holds no remote object; only an exception's object (or a call that failed
 	// part way) may leave something in the group, and only then is it released: a round trip
 	// fewer for every script that returns.
+	group := execGroup
+	if mark != "" {
+		group += "-" + mark
+	}
 	held := false
 	defer func() {
 		if held {
-			releaseGroup(ctx, page)
+			releaseGroup(ctx, page, group)
 		}
 	}()
 
@@ -90,11 +104,15 @@ func Execute(ctx context.Context, page *rod.Page, script string, timeout time.Du
 	if hasAwait(script) {
 		exprs = splicedExprs(script, maxResultChars)
 	}
+	tries := 0 // forms sent before this one
 	for i := 0; i < len(exprs); i++ {
+		if i > 0 {
+			tries++
+		}
 		start := time.Now()
 		raw, err := r.call(proto.RuntimeEvaluate{
 			Expression:    exprs[i],
-			ObjectGroup:   execGroup,
+			ObjectGroup:   group,
 			ReturnByValue: true,
 			AwaitPromise:  true,
 			Timeout:       proto.RuntimeTimeDelta(timeout.Milliseconds()),
@@ -128,14 +146,16 @@ func Execute(ctx context.Context, page *rod.Page, script string, timeout time.Du
 		if out[0] == 'E' && i == 0 && len(exprs) == 1 { // eval refused here: splice the script in instead
 			exprs = splicedExprs(script, maxResultChars)
 			i = -1
+			tries++
 			continue
 		}
 		text, cut := bound(out[2:], maxResultChars)
 		cut = cut || out[1] == '1'
-		if out[0] == 't' {
-			return ExecResult{Thrown: true, Message: text, Truncated: cut}, nil
+		sync := tries == 0 && i == 0 && (out[0] == 'v' || out[0] == 't')
+		if out[0] == 't' || out[0] == 'T' {
+			return ExecResult{Thrown: true, Message: text, Truncated: cut, Synchronous: sync}, nil
 		}
-		return ExecResult{Value: text, Truncated: cut}, nil
+		return ExecResult{Value: text, Truncated: cut, Synchronous: sync}, nil
 	}
 	return ExecResult{}, &Error{Kind: KindProtocol, Op: op, Err: errors.New("no runner form compiled")}
 }
@@ -166,11 +186,11 @@ func terminate(ctx context.Context, page *rod.Page) {
 	_, _ = page.Call(tctx, string(page.SessionID), proto.RuntimeTerminateExecution{}.ProtoReq(), proto.RuntimeTerminateExecution{})
 }
 
-func releaseGroup(ctx context.Context, page *rod.Page) {
+func releaseGroup(ctx context.Context, page *rod.Page, group string) {
 	if ctx.Err() != nil {
 		return // the group is released with the document anyway
 	}
-	req := proto.RuntimeReleaseObjectGroup{ObjectGroup: execGroup}
+	req := proto.RuntimeReleaseObjectGroup{ObjectGroup: group}
 	_, _ = page.Call(ctx, string(page.SessionID), req.ProtoReq(), req)
 }
 

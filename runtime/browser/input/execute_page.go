@@ -16,7 +16,8 @@ import (
 //
 // The reply is "<kind><cut><text>": kind v (a value: JSON text or a DevTools-style description),
 // t (the script threw; text is the bounded message) or E (eval is refused here: nothing ran); cut
-// is 1 when the page cut text.
+// is 1 when the page cut text. V and T are v and t for a script that awaited (a promise result,
+// or a top-level await): it did not finish in the task the evaluation started.
 //
 // runnerFn takes (mode, src, fn): mode 0 runs src with indirect eval, which keeps a script's exact
 // completion value and its global declarations, as the console does. Chromium allows that eval
@@ -86,7 +87,7 @@ const runnerFn = `async function (mode, src, fn) {
 		}
 		return describe(v);
 	};
-	let v;
+	let v, late = mode === 1;
 	try {
 		if (mode === 0) {
 			let ok = false;
@@ -96,13 +97,16 @@ const runnerFn = `async function (mode, src, fn) {
 		} else {
 			v = fn();
 		}
-		if (v instanceof Promise) v = await v;
+		if (v instanceof Promise) {
+			late = true;
+			v = await v;
+		}
 	} catch (e) {
-		if (isError(e)) return "t" + cut(String(e));
+		if (isError(e)) return (late ? "T" : "t") + cut(String(e));
 		const t = typeof e === "object" && e !== null && !isNode(e) && !special.has(tag(e)) ? json(e) : undefined;
-		return "t" + cut("Uncaught " + (t === undefined ? text(e) : t));
+		return (late ? "T" : "t") + cut("Uncaught " + (t === undefined ? text(e) : t));
 	}
-	return "v" + cut(text(v));
+	return (late ? "V" : "v") + cut(text(v));
 }`
 
 // runnerUnits is how many UTF-16 units the page keeps for maxChars code points: every code point

@@ -40,6 +40,11 @@ type Watch struct {
 	// ahead closes once a baseline sent ahead of the action (StartAhead) has
 	// been recorded; probing is read only after it.
 	ahead chan struct{}
+	// behind carries the report of the probe sent right behind the action
+	// (Behind); keepBehind says the action's reply proved it ran after all of
+	// the action (KeepBehind).
+	behind     chan behindReport
+	keepBehind bool
 
 	mu   sync.Mutex
 	st   *State
@@ -53,6 +58,11 @@ type Result struct {
 	Pending   bool   // requests the action started were still in flight at the bound
 	Readiness string // document.readyState as last seen ("" unknown)
 	Downloads int    // downloads the page said it let through (an a[download] link)
+	// Settled: the page settled, which takes a round trip through the
+	// renderer after the input; its reply passed through the browser after
+	// every event the browser emitted before it, a download's announcement
+	// included.
+	Settled bool
 }
 
 // Start subscribes to the tab's events and takes the DOM baseline. Call it
@@ -110,6 +120,53 @@ func StartAhead(ctx context.Context, t *browser.Tab, w *pagejs.World, cfg Config
 	}
 	forget()
 	return wt
+}
+
+type behindReport struct {
+	p   Probe
+	at  time.Time
+	err error
+}
+
+// Behind sends the catch-up probe right behind the action, once the
+// action's message, which must carry the returned mark, is written: for a
+// script that finishes in the task its evaluation started, the renderer
+// runs the probe after all of it, so the probe's reply is the round trip
+// after the input that settling needs, made at the same time as the action's.
+// Its report counts only if KeepBehind is called (the action's reply proved
+// that); otherwise settling makes its own. Only after StartAhead: the world
+// is known fresh.
+func (wt *Watch) Behind(ctx context.Context) (mark string) {
+	if wt.ahead == nil {
+		return ""
+	}
+	mark, sent, forget := browser.NewSendMark()
+	wt.behind = make(chan behindReport, 1)
+	go func() {
+		defer forget()
+		select {
+		case <-sent:
+		case <-ctx.Done():
+			wt.behind <- behindReport{err: ctx.Err()}
+			return
+		}
+		var r behindReport
+		raw, err := wt.w.CallOnce(ctx, ProbeJS, wt.keep, wt.cfg.Frames, 0)
+		r.at, r.err = time.Now(), err
+		if err == nil {
+			r.err = json.Unmarshal(raw, &r.p)
+		}
+		wt.behind <- r
+	}()
+	return mark
+}
+
+// KeepBehind says the action ran to its end in the task its message started
+// (a synchronous script): the probe Behind sent saw everything it did.
+func (wt *Watch) KeepBehind() {
+	if wt.behind != nil {
+		wt.keepBehind = true
+	}
 }
 
 // begin subscribes to the tab's events and enables the network domain.
@@ -299,10 +356,25 @@ func (wt *Watch) Settle(ctx context.Context) Result {
 	case <-wt.wake:
 	default:
 	}
-	wt.add(Event{Kind: Acked, At: time.Now()})
+	caught := false // the hold (or the probe behind the action) that just returned was the catch-up
+	if wt.keepBehind && wt.probing {
+		select {
+		case r := <-wt.behind:
+			if r.err == nil && wt.t.Generation() == wt.gen0 {
+				// Acknowledged no later than the probe behind it answered.
+				wt.add(Event{Kind: Acked, At: r.at})
+				wt.add(Event{Kind: Probed, At: r.at, Probe: r.p})
+				wt.w.Answered(wt.gen0)
+				caught = true
+			}
+		case <-ctx.Done():
+		}
+	}
+	if !caught {
+		wt.add(Event{Kind: Acked, At: time.Now()})
+	}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	caught := false // the hold that just returned was the catch-up
 	for {
 		if !caught {
 			wt.catchUp(ctx)
@@ -321,6 +393,7 @@ func (wt *Watch) Settle(ctx context.Context) Result {
 		v := wt.decide(time.Now())
 		out.Readiness, out.Downloads = v.Readiness, v.Downloads
 		if v.Settled {
+			out.Settled = true
 			return out
 		}
 		if ctx.Err() != nil {

@@ -149,3 +149,50 @@ func TestStartAheadBaselinePrecedesTheScript(t *testing.T) {
 		}
 	}
 }
+
+// The catch-up probe sent right behind a script (Behind) counts only for a
+// script that finished in the task its evaluation started, and then it saw
+// all of it; behind a script that awaited, it is dropped and settling makes
+// its own round trip, which sees the mutation made after the await. Twenty
+// rounds, alternating; each checks the recorded reports, not time.
+func TestBehindProbeSeesAllOfASynchronousScript(t *testing.T) {
+	tab, w := liveTab(t)
+	for i := 0; i < 20; i++ {
+		script, sync := `document.body.appendChild(document.createElement('b')); 1`, true
+		if i%2 == 1 {
+			script, sync = `await new Promise(r => setTimeout(r, 20)); document.body.appendChild(document.createElement('b')); 2`, false
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		err := tab.Do(ctx, func(ctx context.Context) error {
+			wt := StartAhead(ctx, tab, w, liveConfig())
+			defer wt.Close()
+			mark := wt.Behind(ctx)
+			res, err := input.ExecuteMarked(ctx, tab.Page(), script, 5*time.Second, 100, mark)
+			if err != nil {
+				return err
+			}
+			if res.Synchronous != sync {
+				t.Errorf("round %d: synchronous %v, want %v", i, res.Synchronous, sync)
+			}
+			if res.Synchronous {
+				wt.KeepBehind()
+			}
+			wt.Settle(ctx)
+			wt.mu.Lock()
+			defer wt.mu.Unlock()
+			switch {
+			case i > 0 && (mark == "" || !wt.probing):
+				t.Errorf("round %d: no probe ahead and behind (mark %q, probing %v)", i, mark, wt.probing)
+			case wt.st.baseline == nil || wt.st.last == nil:
+				t.Errorf("round %d: no baseline or no report after the script", i)
+			case wt.st.last.Seq <= wt.st.baseline.Seq:
+				t.Errorf("round %d: settled on a report that missed the script's mutation (seq %d then %d)", i, wt.st.baseline.Seq, wt.st.last.Seq)
+			}
+			return nil
+		})
+		cancel()
+		if err != nil {
+			t.Fatalf("round %d: %v", i, err)
+		}
+	}
+}
