@@ -346,13 +346,15 @@ func render(rows []stepRow, tasks []taskRow, fixed []fixedRow, reps, taskReps in
 - A click that changes the DOM waits for two animation frames after the last mutation: at 60 Hz
   that is 17-33 ms after the mutation whatever the tool does; the floor waits for the same frames.
 - Steps the browser answers in about a millisecond (execute, scroll, inspect) are over 1.5x. The
-  floor makes one round trip and collects no settling evidence. Ghostlight's execute and scroll make
-  two, one after the other: the action, with the DOM baseline sent ahead of it on the same session
-  (settle.StartAhead), then the probe that proves the page quiet, with the download barrier in
-  flight beside it. An inspect makes one, with the frame tree read beside it. What is left is
-  the fixed cost above (the MCP framing, admission, the fsynced audit line, the receipt), which
-  alone is most of a millisecond floor: within 1.5x of such a floor would leave under half a
-  millisecond for the transport, the audit and the settling evidence together.
+  floor makes one round trip and collects no settling evidence. Ghostlight's execute makes one
+  too: the DOM baseline goes ahead of the script and the probe that proves the page quiet right
+  behind it, on the same session (settle.StartAhead, Watch.Behind). Its three replies each carry
+  the renderer's jitter, and the call waits for the last. A scroll makes two, one after the
+  other: the reveal with its baseline ahead, then the quiet probe. An inspect makes one, with the
+  frame tree read beside it. What is left is the fixed cost above (the MCP framing, admission,
+  the fsynced audit line, the receipt), which alone is about half of a millisecond floor: within
+  1.5x of such a floor leaves under half a millisecond for the transport, the audit and the
+  settling evidence together.
 - A flow's structuredContent carries each step's envelope while its capture budget
   (flow_capture_bytes) lasts, as the contract says; its text block gives a succeeded action step
   its row alone and keeps the envelopes of read-only, failed and last steps (runtime/mcpedge
