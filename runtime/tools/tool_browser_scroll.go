@@ -64,8 +64,14 @@ func (ac *act) reveal(ctx context.Context, a *surface.BrowserScrollArgs, f *surf
 	} else {
 		ac.arm(ctx)
 	}
-	// Locate brings the element into view only when it is not, and names it.
-	_, el, p, r := ac.locateID(ctx, id, pointer, pagejs.LocateOptions{AllowDisabled: true, AllowObscured: true})
+	// Locate brings the element into view only when it is not, and names it;
+	// it runs to its end in its own task, so the quiet probe can go right
+	// behind it (Watch.Behind).
+	opt := pagejs.LocateOptions{AllowDisabled: true, AllowObscured: true, Mark: ac.wt.Behind(ctx)}
+	_, el, p, r := ac.locateID(ctx, id, pointer, opt)
+	if r == nil && opt.Mark != "" {
+		ac.wt.KeepBehind()
+	}
 	if r != nil {
 		if errors.Is(context.Cause(ctx), browser.ErrDialogOpened) {
 			ac.note(surface.EffectApplied) // a scroll handler answered with a dialog

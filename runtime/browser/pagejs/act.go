@@ -39,6 +39,9 @@ type Point struct {
 type LocateOptions struct {
 	AllowDisabled bool `json:"allowDisabled"`
 	AllowObscured bool `json:"allowObscured"`
+	// Mark rides in the call's message, unread by the page code, for a
+	// caller that sends a message right behind it (browser.NewSendMark).
+	Mark string `json:"mark,omitempty"`
 }
 
 // Locate scrolls the element into view only if needed (instant, centred),

@@ -129,8 +129,9 @@ type behindReport struct {
 }
 
 // Behind sends the catch-up probe right behind the action, once the
-// action's message, which must carry the returned mark, is written: for a
-// script that finishes in the task its evaluation started, the renderer
+// action's message, which must carry the returned mark, is written: for an
+// action that finishes in the task its message started (a synchronous
+// script, a call of page code in the isolated world), the renderer
 // runs the probe after all of it, so the probe's reply is the round trip
 // after the input that settling needs, made at the same time as the action's.
 // Its report counts only if KeepBehind is called (the action's reply proved
