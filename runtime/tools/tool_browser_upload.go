@@ -181,28 +181,33 @@ func (ac *act) fileInputByID(ctx context.Context, id int, pointer string, a *sur
 // frame is held on that frame's session like a named target.
 func (ac *act) soleFileInput(ctx context.Context, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (*input.FileInput, *language.Acted, *surface.Refusal) {
 	all, err := pagejs.FindFileInputs(ctx, ac.w)
-	switch {
-	case err != nil:
-		return nil, nil, refusalFor(err, 0)
-	case all.Count == 0:
-		return nil, nil, &surface.Refusal{Reason: surface.ReasonNotFileInput, Message: "the page has no file input"}
-	case all.Count > 1:
-		return nil, nil, &surface.Refusal{Reason: surface.ReasonTargetAmbiguous, Candidates: all.Count, Pointer: "/target"}
-	case len(all.IDs) == 1 && !ac.w.Local(all.IDs[0]):
+	if r := notSole(err, all.Count); r != nil {
+		return nil, nil, r
+	}
+	if len(all.IDs) == 1 && !ac.w.Local(all.IDs[0]) {
 		return ac.fileInputByID(ctx, all.IDs[0], "/target", a, f)
 	}
 	sole, err := input.SoleFileInput(ctx, ac.t.Page(), surface.CredentialAutocomplete)
-	switch {
-	case err != nil:
-		return nil, nil, refusalFor(err, 0)
-	case sole.Count == 0:
-		return nil, nil, &surface.Refusal{Reason: surface.ReasonNotFileInput, Message: "the page has no file input"}
-	case sole.Count > 1:
-		return nil, nil, &surface.Refusal{Reason: surface.ReasonTargetAmbiguous, Candidates: sole.Count, Pointer: "/target"}
-	case sole.Credential:
+	if r := notSole(err, sole.Count); r != nil { // the page changed in between
+		return nil, nil, r
+	}
+	if sole.Credential {
 		return nil, nil, &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Message: "the page's file input"}
 	}
 	return sole.Input, &language.Acted{Role: surface.RoleFileInput}, nil
+}
+
+// notSole refuses a count of file inputs other than one.
+func notSole(err error, count int) *surface.Refusal {
+	switch {
+	case err != nil:
+		return refusalFor(err, 0)
+	case count == 0:
+		return &surface.Refusal{Reason: surface.ReasonNotFileInput, Message: "the page has no file input"}
+	case count > 1:
+		return &surface.Refusal{Reason: surface.ReasonTargetAmbiguous, Candidates: count, Pointer: "/target"}
+	}
+	return nil
 }
 
 // release frees a held file input within the observe budget, even after the
