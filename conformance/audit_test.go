@@ -107,28 +107,9 @@ func killUnder(t *testing.T, dir string) {
 func startStdioCmd(t *testing.T, args ...string) (*liveServer, *exec.Cmd) {
 	t.Helper()
 	tmp := shortTempDir(t)
-	var stderr bytes.Buffer
-	var cmd *exec.Cmd
-	spawn := func(ctx context.Context, command string, env, args []string) (*exec.Cmd, error) {
-		cmd = exec.Command(command, args...)
-		cmd.Env = append(os.Environ(), env...)
-		return cmd, nil
-	}
-	c, err := client.NewStdioMCPClientWithOptions(serverBinary(t), []string{"TMPDIR=" + tmp}, append([]string{"serve"}, args...),
-		transport.WithCommandStderrWriter(&lockedWriter{w: &stderr}), transport.WithCommandFunc(spawn))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "conformance", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatalf("initialize: %v\n%s", err, stderr.String())
-	}
+	ls, cmd := startStdioIn(t, tmp, args...)
 	t.Cleanup(func() { killUnder(t, tmp) })
-	return &liveServer{c: c, tmp: tmp, stderr: &stderr}, cmd
+	return ls, cmd
 }
 
 // TestLiveAuditSurvivesSIGKILL: the line of a call is on disk when the call

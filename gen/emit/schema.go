@@ -168,19 +168,7 @@ func (s *schemaGen) inputSchema(f *ir.Field, withDoc bool) *obj {
 		case "array":
 			o.set("items", s.inputSchema(f.Items, false))
 		case "object":
-			props := newObj()
-			var req []string
-			for _, c := range f.Fields {
-				props.set(c.Name, s.inputSchema(c, true))
-				if c.Required {
-					req = append(req, c.Name)
-				}
-			}
-			o.set("properties", props)
-			if req != nil {
-				o.set("required", req)
-			}
-			o.set("additionalProperties", false)
+			s.closedObject(o, f.Fields)
 		case "scalar":
 			var alts []*obj
 			for _, k := range f.Kinds {
@@ -271,25 +259,30 @@ func (s *schemaGen) inputSchema(f *ir.Field, withDoc bool) *obj {
 			s.variantProps(o, f.Variants)
 			break
 		}
-		props := newObj()
-		var req []string
-		for _, c := range f.Fields {
-			props.set(c.Name, s.inputSchema(c, true))
-			if c.Required {
-				req = append(req, c.Name)
-			}
-		}
-		o.set("properties", props)
-		if req != nil {
-			o.set("required", req)
-		}
-		o.set("additionalProperties", false)
+		s.closedObject(o, f.Fields)
 	}
 	return o
 }
 
 // kindBound finds the bound a scalar kind is held to: a branch narrowing to
 // that one kind, else the field's own bound when it applies to that kind.
+// closedObject gives o the properties of fields, the required ones, and no others.
+func (s *schemaGen) closedObject(o *obj, fields []*ir.Field) {
+	props := newObj()
+	var req []string
+	for _, c := range fields {
+		props.set(c.Name, s.inputSchema(c, true))
+		if c.Required {
+			req = append(req, c.Name)
+		}
+	}
+	o.set("properties", props)
+	if req != nil {
+		o.set("required", req)
+	}
+	o.set("additionalProperties", false)
+}
+
 func (s *schemaGen) kindBound(f *ir.Field, kind string) *ir.Bound {
 	if s.tool != nil {
 		for _, b := range s.tool.Branches {
