@@ -36,6 +36,8 @@ check-generated: generate
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	@out=$$(git ls-files -z | xargs -0 -r grep -IL -- '' | grep -v -E '\.(png|gif|jpg|ico|woff2?)$$' || true); \
+	if [ -n "$$out" ]; then echo "binary files tracked (build output belongs in bin/ or dist/):"; echo "$$out"; exit 1; fi
 
 # Linters are pinned and installed by the project itself (GOBIN under bin/), never taken from PATH.
 STATICCHECK_VERSION := v0.8.2
