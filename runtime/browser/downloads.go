@@ -18,6 +18,12 @@ package browser
 // is the latest call's; a download is attributed to the workspace whose tab's frame
 // started it, cancelled when that workspace denies downloads, and its file is moved into
 // that workspace's directory when it completes.
+//
+// The default context of a browser Ghostlight attached to (the person's own, or a remote
+// one) is not Ghostlight's to set: there it asks only for the events (behaviour
+// "default"), so the browser's own downloads go where its settings say, untouched. A
+// download one of Ghostlight's tabs starts there is cancelled at once when its workspace
+// denies downloads, and when allowed it lands where the browser's own downloads land.
 
 import (
 	"context"
@@ -69,8 +75,11 @@ type download struct {
 	guid string
 	ctx  proto.BrowserBrowserContextID
 	ws   *Workspace // nil: no workspace's page started it
-	dir  string     // where the browser writes it ("" when denied)
+	dir  string     // where the browser writes it ("" when denied, or the browser's own folder)
 	name string
+	// allowed: its workspace allowed it (dir is "" when the browser keeps it in its
+	// own folder: an attached browser's default context).
+	allowed bool
 
 	received int64
 	state    surface.DownloadState
@@ -100,7 +109,18 @@ type wsDownloads struct {
 // connDownloads is a connection's download state.
 type connDownloads struct {
 	byGUID  map[string]*download
-	applied map[proto.BrowserBrowserContextID]string // "deny" or the allowed dir
+	applied map[proto.BrowserBrowserContextID]string // "deny", the allowed dir, or browserOwn
+}
+
+// browserOwn marks a context left at the browser's own download behaviour.
+const browserOwn = "\x00browser"
+
+// ownsDownloads reports whether context id's download behaviour is Ghostlight's to set:
+// every context of a browser it launched, and the contexts it made in one it attached
+// to, but not an attached browser's default context, where the person's (or another
+// program's) own downloads happen.
+func (c *conn) ownsDownloads(id proto.BrowserBrowserContextID) bool {
+	return id != "" || c.launched() != nil
 }
 
 func (p DownloadPolicy) max() int64 {
@@ -115,10 +135,11 @@ func (p DownloadPolicy) max() int64 {
 // It is idempotent per connection and context, so callers may call it before every
 // tab they create and every call they hold a tab for.
 func (ws *Workspace) setDownloads(ctx context.Context, c *conn, id proto.BrowserBrowserContextID) error {
+	owns := c.ownsDownloads(id)
 	ws.mu.Lock()
 	p := ws.dl.policy
 	var dir string
-	if p.Allow && !ws.released {
+	if p.Allow && !ws.released && owns {
 		if ws.dl.dir == nil {
 			d, err := MakeOwnedDir(ws.b.TempDir(), DownloadPrefix)
 			if err != nil {
@@ -131,7 +152,10 @@ func (ws *Workspace) setDownloads(ctx context.Context, c *conn, id proto.Browser
 	}
 	ws.mu.Unlock()
 	want := "deny"
-	if dir != "" {
+	switch {
+	case !owns:
+		want = browserOwn
+	case dir != "":
 		want = dir
 	}
 	c.mu.Lock()
@@ -144,7 +168,10 @@ func (ws *Workspace) setDownloads(ctx context.Context, c *conn, id proto.Browser
 		return nil
 	}
 	req := proto.BrowserSetDownloadBehavior{Behavior: proto.BrowserSetDownloadBehaviorBehaviorDeny, BrowserContextID: id, EventsEnabled: true}
-	if dir != "" {
+	switch {
+	case !owns:
+		req.Behavior = proto.BrowserSetDownloadBehaviorBehaviorDefault // the events only
+	case dir != "":
 		req.Behavior, req.DownloadPath = proto.BrowserSetDownloadBehaviorBehaviorAllowAndName, dir
 	}
 	if err := req.Call(c.call(ctx, "")); err != nil {
@@ -199,15 +226,20 @@ func (c *conn) onDownloadEvent(method string, params json.RawMessage) {
 			return
 		}
 		ws := c.downloadOwner(proto.TargetTargetID(e.FrameID))
+		if ws == nil && c.launched() == nil {
+			return // not a page of Ghostlight's in a browser it attached to: the browser's own
+		}
 		d := &download{guid: e.GUID, name: e.SuggestedFilename, state: surface.DownloadStateInProgress, done: make(chan struct{}), ws: ws}
 		allowed := false
 		if ws != nil {
 			d.ctx = ws.contextOf(c)
+			owns := c.ownsDownloads(d.ctx)
 			ws.mu.Lock()
-			allowed = ws.dl.policy.Allow && ws.dl.dir != nil && !ws.released
-			if allowed {
+			allowed = ws.dl.policy.Allow && !ws.released && (ws.dl.dir != nil || !owns)
+			if allowed && owns {
 				d.dir = ws.dl.dir.Path()
 			}
+			d.allowed = allowed
 			ws.dl.seq++
 			d.seq = ws.dl.seq
 			ws.dl.list = append(ws.dl.list, d)
@@ -227,7 +259,7 @@ func (c *conn) onDownloadEvent(method string, params json.RawMessage) {
 		}
 		c.dl.byGUID[e.GUID] = d
 		if allowed { // the context may write it elsewhere (shared isolation)
-			if a := c.dl.applied[d.ctx]; a != "deny" && a != "" {
+			if a := c.dl.applied[d.ctx]; a != "deny" && a != "" && a != browserOwn {
 				d.dir = a
 			}
 		}
@@ -269,7 +301,7 @@ func (c *conn) onDownloadEvent(method string, params json.RawMessage) {
 		case e.State == proto.BrowserDownloadProgressStateCompleted:
 			d.complete(c)
 		case e.State == proto.BrowserDownloadProgressStateCanceled:
-			if d.dir == "" {
+			if !d.allowed {
 				d.finish(c, surface.DownloadStateRefused)
 			} else {
 				d.finish(c, surface.DownloadStateFailed)

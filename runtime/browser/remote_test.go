@@ -36,6 +36,7 @@ type remoteChromium struct {
 	wsPath string // /devtools/browser/<id>
 	addr   string // 127.0.0.2:port, the forwarder
 	pool   *poolFront
+	home   string // its HOME: the browser's own downloads land in home/Downloads
 }
 
 func startRemoteChromium(t testing.TB) *remoteChromium {
@@ -48,7 +49,9 @@ func startRemoteChromium(t testing.TB) *remoteChromium {
 		"--remote-debugging-address=127.0.0.2", "--remote-debugging-port=0",
 		"--user-data-dir="+profile, "about:blank")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "xdg"), "TMPDIR="+tmp)
+	home := filepath.Join(dir, "home")
+	_ = os.MkdirAll(home, 0o700)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "xdg"), "TMPDIR="+tmp, "HOME="+home)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +61,7 @@ func startRemoteChromium(t testing.TB) *remoteChromium {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-exited
 	})
-	r := &remoteChromium{}
+	r := &remoteChromium{home: home}
 	ctx := ctxT(t, 30*time.Second)
 	for r.local == "" {
 		raw, err := os.ReadFile(filepath.Join(profile, "DevToolsActivePort"))
