@@ -35,8 +35,8 @@ type frameNode struct {
 // gets its own world when its origin differs from the nearest ancestor that
 // has one; a same-origin descendant is entered by that world's page code.
 // parent is the frame whose viewport the session's coordinates are in ("" for
-// the page).
-func (c *conn) localFrames(ctx context.Context, session *rod.Page, parent proto.PageFrameID) []Frame {
+// the page); hostURL is the URL whose host governs the session's main frame.
+func (c *conn) localFrames(ctx context.Context, session *rod.Page, parent proto.PageFrameID, hostURL string) []Frame {
 	raw, err := session.Call(ctx, string(session.SessionID), "Page.getFrameTree", struct{}{})
 	if err != nil {
 		return nil
@@ -47,32 +47,40 @@ func (c *conn) localFrames(ctx context.Context, session *rod.Page, parent proto.
 	if json.Unmarshal(raw, &tree) != nil {
 		return nil
 	}
-	return c.crossOriginKids(session, parent, tree.FrameTree, tree.FrameTree.Frame.SecurityOrigin, 0)
+	if _, web := requestHost(tree.FrameTree.Frame.URL); web {
+		hostURL = tree.FrameTree.Frame.URL
+	}
+	return c.crossOriginKids(session, parent, tree.FrameTree, tree.FrameTree.Frame.SecurityOrigin, hostURL, 0)
 }
 
 // crossOriginKids walks n's children: world is the origin of the world whose
-// page code reaches n's document.
-func (c *conn) crossOriginKids(session *rod.Page, parent proto.PageFrameID, n frameNode, world string, depth int) []Frame {
+// page code reaches n's document, hostURL the URL whose host governs it.
+func (c *conn) crossOriginKids(session *rod.Page, parent proto.PageFrameID, n frameNode, world, hostURL string, depth int) []Frame {
 	if depth > maxFrameDepth {
 		return nil
 	}
 	var out []Frame
 	for _, k := range n.ChildFrames {
 		origin := k.Frame.SecurityOrigin
-		if _, web := requestHost(k.Frame.URL); web && origin != world {
+		_, web := requestHost(k.Frame.URL)
+		// A frame of another origin gets a world of its own. So does one
+		// with no web URL that is not about: (a data: document: its origin
+		// is opaque, and page code outside cannot enter it); its host is its
+		// embedder's. An about:blank or srcdoc frame of the same origin is
+		// entered by the world above it.
+		if origin != world && (web || !strings.HasPrefix(k.Frame.URL, "about:")) {
+			host := hostURL
+			if web {
+				host = k.Frame.URL
+			}
 			// A session of the frame's document: the process's session with
 			// the frame named, so its isolated world is created in it.
 			p := c.framePage(session.SessionID, k.Frame.ID)
-			out = append(out, Frame{Page: p, FrameID: k.Frame.ID, URL: boundURL(k.Frame.URL), Owner: session, Parent: parent, InProcess: true})
-			out = append(out, c.crossOriginKids(session, parent, k, origin, depth+1)...)
+			out = append(out, Frame{Page: p, FrameID: k.Frame.ID, URL: boundURL(k.Frame.URL), HostURL: boundURL(host), Owner: session, Parent: parent, InProcess: true})
+			out = append(out, c.crossOriginKids(session, parent, k, origin, host, depth+1)...)
 			continue
 		}
-		if origin != world && !strings.HasPrefix(k.Frame.URL, "about:") {
-			// An opaque-origin frame without a web URL (a sandboxed srcdoc, a
-			// data: document) has no host to check: it is not perceived.
-			continue
-		}
-		out = append(out, c.crossOriginKids(session, parent, k, world, depth+1)...)
+		out = append(out, c.crossOriginKids(session, parent, k, world, hostURL, depth+1)...)
 	}
 	return out
 }

@@ -19,6 +19,12 @@ type Frame struct {
 	Page    *rod.Page
 	FrameID proto.PageFrameID // the frame (an out-of-process frame's target id)
 	URL     string            // as the browser last announced it
+	// HostURL is the URL whose host the boundary checks for this frame: its
+	// own, or, for a document with no host of its own (a srcdoc, a data:
+	// document, sandboxed or not), its nearest embedder's that has one. Such
+	// a document's content came from that embedder, and any request it makes
+	// is held by the boundary like its embedder's.
+	HostURL string
 	// Owner is the session of the document embedding the frame; Parent is
 	// the frame whose viewport the owner's coordinates are in when that is
 	// itself such a frame ("" for the page's viewport).
@@ -45,7 +51,7 @@ func (t *Tab) Frames(ctx context.Context) []Frame {
 		g.mu.Lock()
 		u := g.url
 		g.mu.Unlock()
-		f := Frame{Page: c.guardPage(g), FrameID: proto.PageFrameID(g.target), URL: u, Owner: c.guardPage(g.parent)}
+		f := Frame{Page: c.guardPage(g), FrameID: proto.PageFrameID(g.target), URL: u, HostURL: hostURLOf(g), Owner: c.guardPage(g.parent)}
 		if g.parent.typ == "iframe" {
 			f.Parent = proto.PageFrameID(g.parent.target)
 		}
@@ -54,14 +60,14 @@ func (t *Tab) Frames(ctx context.Context) []Frame {
 	out = sortOutermost(out)
 	// Each process's own cross-origin frames: the page's, then each
 	// out-of-process frame's (whose viewport their coordinates are in).
-	roots := []Frame{{Page: t.Page()}}
+	roots := []Frame{{Page: t.Page(), HostURL: t.URL()}}
 	roots = append(roots, out...)
 	var local []Frame
 	for _, r := range roots {
 		if r.Page == nil {
 			continue
 		}
-		local = append(local, c.localFrames(ctx, r.Page, r.FrameID)...)
+		local = append(local, c.localFrames(ctx, r.Page, r.FrameID, r.HostURL)...)
 	}
 	return append(out, local...)
 }
@@ -90,6 +96,21 @@ func sortOutermost(out []Frame) []Frame {
 		}
 	}
 	return out
+}
+
+// hostURLOf is the URL whose host governs guard g's document: its own when it
+// has a host, else its nearest ancestor's that has one ("" when none has).
+func hostURLOf(g *guard) string {
+	for depth := 0; g != nil && depth <= maxFrameDepth; depth++ {
+		g.mu.Lock()
+		u := g.url
+		g.mu.Unlock()
+		if _, web := requestHost(u); web {
+			return u
+		}
+		g = g.parent
+	}
+	return ""
 }
 
 // guardPage is a rod page on a guard's session (made once).

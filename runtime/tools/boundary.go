@@ -338,13 +338,15 @@ func frameSource(t *browser.Tab) pagejs.FrameSource {
 		inv := pipeline.FromContext(ctx)
 		var out []pagejs.Frame
 		for _, f := range t.Frames(ctx) {
-			if f.URL == "" || inv != nil && inv.Authority != nil && inv.Authority.AdmitURL(f.URL) != nil {
+			// A document with no host of its own (srcdoc, data:) is held to
+			// its embedder's (browser.Frame.HostURL).
+			if f.HostURL == "" || inv != nil && inv.Authority != nil && inv.Authority.AdmitURL(f.HostURL) != nil {
 				continue
 			}
 			if inv != nil {
-				inv.Touched(f.URL) // the audit names a frame's host beside its page's
+				inv.Touched(f.HostURL) // the audit names a frame's host beside its page's
 			}
-			out = append(out, pagejs.Frame{Page: f.Page, FrameID: f.FrameID, URL: f.URL, Owner: f.Owner, Parent: f.Parent})
+			out = append(out, pagejs.Frame{Page: f.Page, FrameID: f.FrameID, URL: f.HostURL, Owner: f.Owner, Parent: f.Parent})
 		}
 		return out
 	}
