@@ -49,6 +49,7 @@ type conn struct {
 	guardWake chan struct{} // closed (and replaced) when a guard attaches
 	between   Boundary      // the latest call's configured boundary, for shared workers
 	dl        connDownloads // downloads by guid, behaviour per context (downloads.go)
+	files     filesSeen     // whether the browser reads this server's files (files.go)
 }
 
 // dial opens the websocket and starts rod on top of a tapped transport, so that the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"io"
+	"mime"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -85,7 +87,11 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 			rec.Verb = fmt.Sprintf("Dropped %s (%d bytes) at", noun, total)
 			rec.Object = language.At(*a.X, *a.Y, a.View)
 			file := input.File{Name: imageName(img.mime), MIME: img.mime, Data: img.data}
+			shared := h.readsServerFiles(ctx, ac)
 			err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
+				if !shared {
+					return input.DropFilesInPage(ctx, ac.t.Page(), pt, []input.File{file})
+				}
 				return input.DropFiles(ctx, ac.t.Page(), pt, []input.File{file}, h.stageDir)
 			})
 			if err == nil {
@@ -98,25 +104,40 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 			return r
 		}
 		defer release(ctx, fi)
-		// Only now, with the destination admitted and classified, do inline
-		// bytes decode and reach the disk.
-		paths, r := h.stageFiles(a, img)
-		if r != nil {
-			return r
-		}
 		rec.Verb = fmt.Sprintf("Attached %s (%d bytes) to", noun, total)
 		rec.Object = language.Target(el, h.names)
-		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
-			if err := fi.SetFiles(ctx, paths); err != nil {
-				if ctx.Err() != nil {
-					return input.EffectUnknown, err
-				}
-				return input.EffectNone, err
+		var err error
+		if h.readsServerFiles(ctx, ac) {
+			// Only now, with the destination admitted and classified, do
+			// inline bytes decode and reach the disk.
+			paths, r := h.stageFiles(a, img)
+			if r != nil {
+				return r
 			}
-			return input.EffectApplied, nil
-		})
+			err = ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
+				if err := fi.SetFiles(ctx, paths); err != nil {
+					if ctx.Err() != nil {
+						return input.EffectUnknown, err
+					}
+					return input.EffectNone, err
+				}
+				return input.EffectApplied, nil
+			})
+		} else {
+			// A browser elsewhere gets the bytes, read (or decoded) only now.
+			files, r := uploadBytes(a, img)
+			if r != nil {
+				return r
+			}
+			total = 0 // what was read, should a file have changed since it was checked
+			for _, fl := range files {
+				total += int64(len(fl.Data))
+			}
+			rec.Verb = fmt.Sprintf("Attached %s (%d bytes) to", noun, total)
+			err = ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) { return fi.AttachFiles(ctx, files) })
+		}
 		if err == nil {
-			f.UploadedCount, f.UploadedBytes = len(paths), int(total)
+			f.UploadedCount, f.UploadedBytes = len(sizes), int(total)
 		}
 		return inputRefusal(ctx, err, a.TimeoutMs)
 	})
@@ -300,6 +321,63 @@ func (h *Handler) stageFiles(a *surface.BrowserUploadArgs, img *viewEntry) ([]st
 		paths = append(paths, p)
 	}
 	return paths, nil
+}
+
+// readsServerFiles reports whether the tab's browser opens this server's
+// paths (browser.Tab.ReadsServerFiles). A probe that could not run decides
+// nothing: the path-based dispatch then meets the same failure and says it.
+func (h *Handler) readsServerFiles(ctx context.Context, ac *act) bool {
+	ok, err := ac.t.ReadsServerFiles(ctx, h.stageDir)
+	return ok || err != nil
+}
+
+// uploadBytes are the files as the page will get them, for a browser that
+// does not read this server's files: a path is read within the per-file
+// bound (a file that grew since it was checked is refused), inline bytes
+// are decoded, a capture is its image.
+func uploadBytes(a *surface.BrowserUploadArgs, img *viewEntry) ([]input.File, *surface.Refusal) {
+	if img != nil {
+		return []input.File{{Name: imageName(img.mime), MIME: img.mime, Data: img.data}}, nil
+	}
+	var out []input.File
+	if a.Branch() == surface.BrowserUploadBranchPaths {
+		for i, p := range a.Paths {
+			data, r := readBounded(p, "/paths/"+strconv.Itoa(i))
+			if r != nil {
+				return nil, r
+			}
+			name := filepath.Base(p)
+			out = append(out, input.File{Name: name, MIME: mime.TypeByExtension(filepath.Ext(name)), Data: data})
+		}
+		return out, nil
+	}
+	for i, fl := range a.Files {
+		data, err := base64.StdEncoding.DecodeString(fl.DataBase64)
+		if err != nil {
+			return nil, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/files/" + strconv.Itoa(i) + "/data_base64", Message: "not standard base64"}
+		}
+		name := safeName(fl.Name)
+		out = append(out, input.File{Name: name, MIME: mime.TypeByExtension(filepath.Ext(name)), Data: data})
+	}
+	return out, nil
+}
+
+// readBounded reads a local file of at most upload_file_bytes.
+func readBounded(p, ptr string) ([]byte, *surface.Refusal) {
+	fh, err := os.Open(p)
+	if err != nil {
+		return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that file cannot be read"}
+	}
+	defer fh.Close()
+	data, err := io.ReadAll(io.LimitReader(fh, surface.UploadFileBytesMax+1))
+	switch {
+	case err != nil:
+		return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that file cannot be read"}
+	case len(data) > surface.UploadFileBytesMax:
+		return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Rule: surface.RuleMaximum,
+			Limit: strconv.Itoa(surface.UploadFileBytesMax), Message: fmt.Sprintf("a file is larger than %d bytes", surface.UploadFileBytesMax)}
+	}
+	return data, nil
 }
 
 // safeName keeps an inline file's name a single path element.

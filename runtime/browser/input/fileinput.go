@@ -95,15 +95,18 @@ func (f *FileInput) SetFiles(ctx context.Context, paths []string) error {
 	return SetFiles(ctx, f.page, f.obj, paths)
 }
 
-// attachJS sets one in-memory file as the input's files, from the world the
+// attachJS sets in-memory files as the input's files, from the world the
 // object belongs to (the isolated world: page scripts cannot see or alter
-// the call), and fires the events a real pick fires.
-const attachJS = `function(b64, name, type) {
-	const bin = atob(b64);
-	const bytes = new Uint8Array(bin.length);
-	for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+// the call), and fires the events a real pick fires. files is a list of
+// [base64, name, type].
+const attachJS = `function(files) {
 	const dt = new DataTransfer();
-	dt.items.add(new File([bytes], name, {type: type, lastModified: Date.now()}));
+	for (const [b64, name, type] of files) {
+		const bin = atob(b64);
+		const bytes = new Uint8Array(bin.length);
+		for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+		dt.items.add(new File([bytes], name, {type: type, lastModified: Date.now()}));
+	}
 	this.files = dt.files;
 	this.dispatchEvent(new Event("input", {bubbles: true, composed: true}));
 	this.dispatchEvent(new Event("change", {bubbles: true}));
@@ -113,27 +116,39 @@ const attachJS = `function(b64, name, type) {
 // Attach hands in-memory bytes to the input as one file, without a file on
 // disk. An input that does not take it answers KindInvalidArgument.
 func (f *FileInput) Attach(ctx context.Context, name, mimeType string, data []byte) (Effect, error) {
+	return f.AttachFiles(ctx, []File{{Name: name, MIME: mimeType, Data: data}})
+}
+
+// AttachFiles hands in-memory files to the input, as the page would get
+// them from a pick (name, type, bytes), without a path the browser must
+// open: for a browser that does not read this server's files. The input and
+// change events it fires are the page's own (isTrusted false), where a pick
+// through DOM.setFileInputFiles fires the browser's.
+func (f *FileInput) AttachFiles(ctx context.Context, files []File) (Effect, error) {
 	const op = "attach"
+	if len(files) == 0 {
+		return EffectNone, invalid(op, "no files")
+	}
 	r, err := newRun(ctx, f.page, op)
 	if err != nil {
 		return EffectNone, err
+	}
+	list := make([][]string, 0, len(files))
+	for _, fl := range files {
+		list = append(list, []string{base64.StdEncoding.EncodeToString(fl.Data), fl.Name, fl.MIME})
 	}
 	var res proto.RuntimeCallFunctionOnResult
 	err = r.result(proto.RuntimeCallFunctionOn{
 		ObjectID:            f.obj,
 		FunctionDeclaration: attachJS,
-		Arguments: []*proto.RuntimeCallArgument{
-			{Value: gson.New(base64.StdEncoding.EncodeToString(data))},
-			{Value: gson.New(name)},
-			{Value: gson.New(mimeType)},
-		},
-		ReturnByValue: true,
+		Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(list)}},
+		ReturnByValue:       true,
 	}, &res)
 	if err != nil {
 		return r.effect(err), err
 	}
-	if res.ExceptionDetails != nil || res.Result == nil || res.Result.Value.Int() != 1 {
-		return EffectNone, invalid(op, "the file input did not take the file")
+	if res.ExceptionDetails != nil || res.Result == nil || res.Result.Value.Int() != len(files) {
+		return EffectNone, invalid(op, "the file input did not take the files")
 	}
 	return EffectApplied, nil
 }
