@@ -26,15 +26,14 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
-// elsewhereChromium starts a Chromium that cannot read the server's files,
-// as one on another host or in a container cannot: it runs as another user
-// (nobody), so the server's 0600 files and 0700 directories are closed to
-// it. It returns its DevTools websocket URL.
-func elsewhereChromium(t *testing.T) string {
+// elsewhereChromium starts a Chromium that cannot read the server's files in
+// hide, as one on another host or in a container cannot. As root it runs as
+// another user (nobody), to whom the server's 0600 files and 0700
+// directories are closed; otherwise it runs in a user and mount namespace of
+// its own with an empty file system mounted over each of hide. It returns
+// its DevTools websocket URL.
+func elsewhereChromium(t *testing.T, hide ...string) string {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Fatal("this test runs Chromium as another user and needs root (the README's test machine); elsewhere run it in a root container")
-	}
 	bin := "/usr/lib/chromium/chromium" // the real binary behind Debian's wrapper
 	if _, err := os.Stat(bin); err != nil {
 		bin = "/usr/bin/chromium"
@@ -50,18 +49,27 @@ func elsewhereChromium(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	if err := filepath.Walk(base, func(p string, _ os.FileInfo, err error) error {
-		if err != nil {
-			return err
+	if os.Geteuid() == 0 {
+		if err := filepath.Walk(base, func(p string, _ os.FileInfo, err error) error {
+			if err != nil {
+				return err
+			}
+			return os.Chown(p, nobody, nobody)
+		}); err != nil {
+			t.Fatal(err)
 		}
-		return os.Chown(p, nobody, nobody)
-	}); err != nil {
-		t.Fatal(err)
 	}
 	profile := filepath.Join(base, "profile")
-	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-		"--remote-debugging-port=0", "--user-data-dir="+profile, "about:blank")
+	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+		"--remote-debugging-port=0", "--user-data-dir=" + profile, "about:blank"}
+	cmd := exec.Command(bin, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	if os.Geteuid() != 0 {
+		// mount each hidden directory over with an empty tmpfs, then run Chromium.
+		script := `for d in "$@"; do [ "$d" = -- ] && break; mount -t tmpfs tmpfs "$d" || exit 97; done; while [ "$1" != -- ]; do shift; done; shift; exec "$@"`
+		cmd = exec.Command("unshare", append(append(append([]string{"--user", "--map-root-user", "--mount", "--propagation", "private", "sh", "-c", script, "sh"}, hide...), "--", bin), args...)...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	}
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(base, "home"), "TMPDIR=" + filepath.Join(base, "tmp"),
 		"XDG_CONFIG_HOME=" + filepath.Join(base, "xdg")}
 	if err := cmd.Start(); err != nil {
@@ -82,7 +90,7 @@ func elsewhereChromium(t *testing.T) string {
 		}
 		select {
 		case <-exited:
-			t.Fatal("the browser exited")
+			t.Fatalf("the browser exited (%v); without root this test needs unprivileged user namespaces (unshare --user --map-root-user --mount)", cmd.ProcessState)
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
@@ -108,7 +116,8 @@ zone.addEventListener("drop", async e => { e.preventDefault(); document.getEleme
 // names, sizes and contents, and a captured image dropped on a zone arrives
 // as a file of the capture's size. Handing paths, the page got empty files.
 func TestUploadToABrowserElsewhere(t *testing.T) {
-	endpoint := elsewhereChromium(t)
+	work, tmp := shortTempDir(t), shortTempDir(t)
+	endpoint := elsewhereChromium(t, work, tmp)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -122,12 +131,10 @@ func TestUploadToABrowserElsewhere(t *testing.T) {
 
 	// The server's working directory (its default upload root) holds a file
 	// only the server may read.
-	work := shortTempDir(t)
 	secret := filepath.Join(work, "notes.txt")
 	if err := os.WriteFile(secret, []byte("server-side notes"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tmp := shortTempDir(t)
 	var stderr bytes.Buffer
 	spawn := func(ctx context.Context, command string, env, args []string) (*exec.Cmd, error) {
 		cmd := exec.Command(command, args...)
