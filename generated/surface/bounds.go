@@ -708,6 +708,21 @@ const (
 	SettleWaitMsDefault = 5000
 )
 
+// SpareIdleMs: Time without a call at work in a session before its spare window is made (making a window holds the browser's other commands for tens of milliseconds). (ms)
+const (
+	SpareIdleMsMax = 200
+)
+
+// SpareWindowMs: Longest the background making of a spare window may take; one not ready by then is closed. (ms)
+const (
+	SpareWindowMsMax = 10000
+)
+
+// SpareWindows: Blank windows a session of a headless browser Ghostlight launched keeps ready for its next new tab, once it has opened a second tab. (count)
+const (
+	SpareWindowsMax = 1
+)
+
 // StdioBufferBytes: Read buffer of the stdio transport (a longer message streams through it, up to its own bound). (bytes)
 const (
 	StdioBufferBytesMax = 65536

@@ -55,6 +55,19 @@ func (b *Browser) Connected() bool {
 	return c != nil && c.alive()
 }
 
+// DevToolsURL is the DevTools websocket URL of the live connection ("" when
+// there is none), for a benchmark that drives the same browser beside
+// Ghostlight.
+func (b *Browser) DevToolsURL() string {
+	b.mu.Lock()
+	c := b.conn
+	b.mu.Unlock()
+	if c == nil || !c.alive() {
+		return ""
+	}
+	return c.wsURL
+}
+
 // ensure returns the live connection, starting (or restarting) the browser when there
 // is none. Concurrent callers share one start; the start is bounded by LaunchTimeout, not
 // by the caller's context, so a caller that gives up leaves no half-started browser.
@@ -351,6 +364,7 @@ func (b *Browser) ReleaseWorkspace(ctx context.Context, id string) error {
 		return nil
 	}
 	tabs := ws.release()
+	ws.closeSpares(ctx, c)
 	if c != nil && c.alive() {
 		ws.closeTabs(ctx, c, tabs)
 		// Its context goes too, with anything its pages still hold open.

@@ -29,6 +29,7 @@ type OpenResult struct {
 // preferred; that tab is not reloaded) unless Reuse is ReuseNever, or creates one.
 // Open holds the chosen tab itself: do not call it inside Do.
 func (ws *Workspace) Open(ctx context.Context, rawURL string, o OpenOptions) (OpenResult, error) {
+	defer ws.busy()()
 	var res OpenResult
 	c, err := ws.conn(ctx)
 	if err != nil {
@@ -59,15 +60,19 @@ func (ws *Workspace) Open(ctx context.Context, rawURL string, o OpenOptions) (Op
 		}
 	}
 	if res.Tab == nil {
-		t := ws.newSlot()
+		// A spare window, made earlier, saves the new window's cost (spare.go).
+		t := ws.takeSpare(c)
 		if t == nil {
-			return res, &Error{Kind: KindClosed, Op: "open"}
-		}
-		if err := ws.createTarget(ctx, c, t); err != nil {
-			ws.dropSlot(t)
-			return res, err
+			if t = ws.newSlot(); t == nil {
+				return res, &Error{Kind: KindClosed, Op: "open"}
+			}
+			if err := ws.createTarget(ctx, c, t); err != nil {
+				ws.dropSlot(t)
+				return res, err
+			}
 		}
 		res.Tab, res.Created = t, true
+		defer ws.refillSpares(c) // made once the workspace is idle (spare.go)
 	}
 	res.Landing, err = res.Tab.Navigate(ctx, rawURL, NavigateOptions{DiscardBeforeUnload: o.DiscardBeforeUnload})
 	if res.Created && KindOf(err) == KindHostDenied {

@@ -270,6 +270,7 @@ func (t *Tab) hold(ctx context.Context, op string, fn func(context.Context, *bin
 		defer func() { <-t.sem }()
 		ctx = context.WithValue(ctx, heldKey{t}, true)
 		outer = true
+		defer t.ws.busy()() // no spare window is made meanwhile (spare.go)
 	}
 	bd := t.live()
 	if bd == nil {

@@ -41,6 +41,8 @@ type Workspace struct {
 	// (context.go), nil before its first tab.
 	isolation string
 	bctx      *wsContext
+
+	spare spares // blank windows kept ready for the next new tab (spare.go)
 }
 
 // TabInfo is one controlled tab as the browser shows it now.
@@ -244,6 +246,7 @@ func (ws *Workspace) closeTabs(ctx context.Context, c *conn, tabs []*Tab) {
 // crashed ones as last seen. It never waits on a page that does not answer: each tab's
 // probe is bounded by tabProbe, past which its readiness is ReadyUnknown.
 func (ws *Workspace) Tabs(ctx context.Context) ([]TabInfo, error) {
+	defer ws.busy()()
 	c, err := ws.conn(ctx)
 	if err != nil {
 		return nil, err
