@@ -6,6 +6,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -16,6 +17,7 @@ type floor struct {
 	b    *rod.Browser // an incognito context of the same browser
 	p    *rod.Page
 	base string
+	ctx  proto.RuntimeExecutionContextID // the probes' isolated world (world)
 }
 
 // raw is one floor run: its time and the bytes of the protocol replies.
@@ -131,3 +133,90 @@ func (f *floor) typeText() (int, error) {
 }
 
 func protoBlank() proto.TargetCreateTarget { return proto.TargetCreateTarget{URL: "about:blank"} }
+
+// The same calls: the DevTools commands Ghostlight's step makes, at their
+// smallest and sent at once, without Ghostlight. A step the browser answers
+// in about a millisecond pays a round trip per command of its evidence: the
+// renderer answers one session's commands one after another. So this is the
+// floor for the work Ghostlight does (the script and the evidence that the
+// page is quiet), where the floor above is the script alone.
+
+// probeJS is the smallest settling probe: a mutation count and the ready
+// state, from an observer the first call installs in the isolated world.
+const probeJS = `function () {
+  var s = globalThis.__floor;
+  if (!s) {
+    s = globalThis.__floor = { seq: 0 };
+    new MutationObserver(function (r) { s.seq += r.length; }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  }
+  return [s.seq, document.readyState];
+}`
+
+// world makes the isolated world the probes run in, on the floor's current
+// document (untimed, once per step that uses it).
+func (f *floor) world() error {
+	w, err := proto.PageCreateIsolatedWorld{FrameID: f.p.FrameID, WorldName: "floor"}.Call(f.p)
+	if err != nil {
+		return err
+	}
+	f.ctx = w.ExecutionContextID
+	_, err = f.probe()
+	return err
+}
+
+func (f *floor) probe() (int, error) {
+	return f.inWorld(probeJS)
+}
+
+func (f *floor) inWorld(fn string) (int, error) {
+	res, err := proto.RuntimeCallFunctionOn{FunctionDeclaration: fn, ExecutionContextID: f.ctx, ReturnByValue: true}.Call(f.p)
+	if err != nil {
+		return 0, err
+	}
+	if res.ExceptionDetails != nil {
+		return 0, fmt.Errorf("floor call: %s", res.ExceptionDetails.Text)
+	}
+	b, _ := json.Marshal(res.Result.Value)
+	return len(b), nil
+}
+
+// atOnce runs calls concurrently and waits for all: their commands go out
+// together, as Ghostlight sends its baseline, action and quiet probe.
+func atOnce(calls ...func() (int, error)) (int, error) {
+	var wg sync.WaitGroup
+	ns := make([]int, len(calls))
+	errs := make([]error, len(calls))
+	for i, c := range calls {
+		wg.Go(func() { ns[i], errs[i] = c() })
+	}
+	wg.Wait()
+	total := 0
+	for i := range calls {
+		if errs[i] != nil {
+			return 0, errs[i]
+		}
+		total += ns[i]
+	}
+	return total, nil
+}
+
+func (f *floor) titleSame() (int, error) { return atOnce(f.probe, f.title, f.probe) }
+
+func (f *floor) scrollSame() (int, error) {
+	reveal := func() (int, error) {
+		return f.inWorld(`function () { document.getElementById('far').scrollIntoView({block: 'center'}); return [scrollX, scrollY]; }`)
+	}
+	return atOnce(f.probe, reveal, f.probe)
+}
+
+func (f *floor) inspectSame() (int, error) {
+	tree := func() (int, error) {
+		res, err := proto.PageGetFrameTree{}.Call(f.p)
+		if err != nil {
+			return 0, err
+		}
+		b, _ := json.Marshal(res)
+		return len(b), nil
+	}
+	return atOnce(tree, f.inspect)
+}
