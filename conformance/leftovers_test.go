@@ -17,7 +17,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
@@ -38,15 +37,7 @@ func startStdioIn(t *testing.T, tmp string, args ...string) (*liveServer, *exec.
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "conformance", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatalf("initialize: %v\n%s", err, stderr.String())
-	}
-	return &liveServer{c: c, tmp: tmp, stderr: &stderr}, cmd
+	return initialized(t, c, tmp, &stderr), cmd
 }
 
 // ghostlightEntries lists what of Ghostlight's a directory holds: every ghostlight-*

@@ -69,6 +69,14 @@ func startStdio(t testing.TB, args ...string) *liveServer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return initialized(t, c, tmp, &stderr)
+}
+
+// initialized runs the MCP handshake at the newest revision on a client of a
+// started server and returns it as a liveServer; a failed handshake fails the
+// test with the server's stderr.
+func initialized(t testing.TB, c *client.Client, tmp string, stderr *bytes.Buffer) *liveServer {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	init := mcp.InitializeRequest{}
@@ -77,7 +85,7 @@ func startStdio(t testing.TB, args ...string) *liveServer {
 	if _, err := c.Initialize(ctx, init); err != nil {
 		t.Fatalf("initialize: %v\n%s", err, stderr.String())
 	}
-	return &liveServer{c: c, tmp: tmp, stderr: &stderr}
+	return &liveServer{c: c, tmp: tmp, stderr: stderr}
 }
 
 type lockedWriter struct {

@@ -75,15 +75,7 @@ func startPolicy(t *testing.T, env []string, args ...string) *liveServer {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "conformance", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatalf("initialize: %v\n%s", err, stderr.String())
-	}
-	return &liveServer{c: c, tmp: tmp, stderr: &stderr}
+	return initialized(t, c, tmp, &stderr)
 }
 
 func explainFacts(t *testing.T, s *liveServer) *surface.PolicyExplainFacts {

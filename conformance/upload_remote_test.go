@@ -21,7 +21,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
@@ -147,15 +146,7 @@ func TestUploadToABrowserElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "conformance", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatalf("initialize: %v\n%s", err, stderr.String())
-	}
-	s := &liveServer{c: c, tmp: tmp, stderr: &stderr}
+	s := initialized(t, c, tmp, &stderr)
 	must := func(tool string, args map[string]any) surface.Envelope {
 		t.Helper()
 		_, env := s.call(t, tool, args)

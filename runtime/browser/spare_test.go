@@ -35,16 +35,22 @@ func TestSpareWindowServesTheNextNewTab(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var spare *Tab
-	eventually(t, "a spare window made once the workspace is idle", func() bool {
-		ws.mu.Lock()
-		defer ws.mu.Unlock()
-		if len(ws.spare.ready) == 1 {
-			spare = ws.spare.ready[0]
-		}
-		return spare != nil
-	})
-	spareTarget := spare.binding().targetID
+	// spareMade waits until the workspace, idle, has its spare, and returns
+	// the spare's target.
+	spareMade := func(what string) proto.TargetTargetID {
+		t.Helper()
+		var spare *Tab
+		eventually(t, what, func() bool {
+			ws.mu.Lock()
+			defer ws.mu.Unlock()
+			if len(ws.spare.ready) == 1 {
+				spare = ws.spare.ready[0]
+			}
+			return spare != nil
+		})
+		return spare.binding().targetID
+	}
+	spareTarget := spareMade("a spare window made once the workspace is idle")
 	if got := targetContext(t, c, spareTarget); got != ws.ContextID() {
 		t.Fatalf("the spare is in context %q, the workspace's is %q", got, ws.ContextID())
 	}
@@ -68,16 +74,7 @@ func TestSpareWindowServesTheNextNewTab(t *testing.T) {
 	eventually(t, "the refused tab closed", func() bool { return !targetExists(t, c, spareTarget) })
 
 	// Idle again: another spare; the new tab takes it and lands.
-	eventually(t, "the spare made again", func() bool {
-		ws.mu.Lock()
-		defer ws.mu.Unlock()
-		if len(ws.spare.ready) == 1 {
-			spare = ws.spare.ready[0]
-			return true
-		}
-		return false
-	})
-	spareTarget = spare.binding().targetID
+	spareTarget = spareMade("the spare made again")
 	res, err := open(ctxT(t, 20*time.Second), "http://"+s.a+"/third")
 	if err != nil || res.Tab.binding().targetID != spareTarget || ws.SparesUsed() != 2 {
 		t.Fatalf("the third tab: %+v %v (spares used %d)", res, err, ws.SparesUsed())
@@ -91,16 +88,7 @@ func TestSpareWindowServesTheNextNewTab(t *testing.T) {
 		t.Fatalf("the tab's history: %+v %v", hist, err)
 	}
 
-	eventually(t, "the spare made again", func() bool {
-		ws.mu.Lock()
-		defer ws.mu.Unlock()
-		if len(ws.spare.ready) == 1 {
-			spare = ws.spare.ready[0]
-			return true
-		}
-		return false
-	})
-	spareTarget = spare.binding().targetID
+	spareTarget = spareMade("the spare made again")
 	if err := shared.ReleaseWorkspace(ctxT(t, 10*time.Second), id); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package input
 
 import (
 	"context"
-	"encoding/base64"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -17,13 +16,7 @@ const dropJS = `function(x, y, files) {
 	const el = document.elementFromPoint(x, y);
 	if (!el) return "none";
 	if (el.tagName === "IFRAME" || el.tagName === "FRAME" || el.tagName === "OBJECT" || el.tagName === "EMBED") return "frame";
-	const dt = new DataTransfer();
-	for (const [b64, name, type] of files) {
-		const bin = atob(b64);
-		const bytes = new Uint8Array(bin.length);
-		for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-		dt.items.add(new File([bytes], name, {type: type, lastModified: Date.now()}));
-	}
+	const dt = ` + transferJS + `;
 	dt.effectAllowed = "copy";
 	for (const type of ["dragenter", "dragover", "drop"]) {
 		el.dispatchEvent(new DragEvent(type, {bubbles: true, cancelable: true, composed: true, clientX: x, clientY: y, dataTransfer: dt}));
@@ -55,15 +48,11 @@ func DropFilesInPage(ctx context.Context, page *rod.Page, pt Point, files []File
 	if err := r.result(proto.PageCreateIsolatedWorld{FrameID: page.FrameID, WorldName: "ghostlight-drop"}, &world); err != nil {
 		return EffectNone, err
 	}
-	list := make([][]string, 0, len(files))
-	for _, f := range files {
-		list = append(list, []string{base64.StdEncoding.EncodeToString(f.Data), f.Name, f.MIME})
-	}
 	var res proto.RuntimeCallFunctionOnResult
 	err = r.result(proto.RuntimeCallFunctionOn{
 		ExecutionContextID:  world.ExecutionContextID,
 		FunctionDeclaration: dropJS,
-		Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(pt.X)}, {Value: gson.New(pt.Y)}, {Value: gson.New(list)}},
+		Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(pt.X)}, {Value: gson.New(pt.Y)}, {Value: gson.New(fileList(files))}},
 		ReturnByValue:       true,
 	}, &res)
 	if err != nil {

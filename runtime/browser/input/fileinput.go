@@ -100,13 +100,7 @@ func (f *FileInput) SetFiles(ctx context.Context, paths []string) error {
 // the call), and fires the events a real pick fires. files is a list of
 // [base64, name, type].
 const attachJS = `function(files) {
-	const dt = new DataTransfer();
-	for (const [b64, name, type] of files) {
-		const bin = atob(b64);
-		const bytes = new Uint8Array(bin.length);
-		for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-		dt.items.add(new File([bytes], name, {type: type, lastModified: Date.now()}));
-	}
+	const dt = ` + transferJS + `;
 	this.files = dt.files;
 	this.dispatchEvent(new Event("input", {bubbles: true, composed: true}));
 	this.dispatchEvent(new Event("change", {bubbles: true}));
@@ -133,15 +127,11 @@ func (f *FileInput) AttachFiles(ctx context.Context, files []File) (Effect, erro
 	if err != nil {
 		return EffectNone, err
 	}
-	list := make([][]string, 0, len(files))
-	for _, fl := range files {
-		list = append(list, []string{base64.StdEncoding.EncodeToString(fl.Data), fl.Name, fl.MIME})
-	}
 	var res proto.RuntimeCallFunctionOnResult
 	err = r.result(proto.RuntimeCallFunctionOn{
 		ObjectID:            f.obj,
 		FunctionDeclaration: attachJS,
-		Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(list)}},
+		Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(fileList(files))}},
 		ReturnByValue:       true,
 	}, &res)
 	if err != nil {
@@ -151,6 +141,28 @@ func (f *FileInput) AttachFiles(ctx context.Context, files []File) (Effect, erro
 		return EffectNone, invalid(op, "the file input did not take the files")
 	}
 	return EffectApplied, nil
+}
+
+// transferJS builds a DataTransfer holding files, a list of [base64, name,
+// type] (fileList), as a pick or a drop from the desktop hands them over.
+const transferJS = `((files) => {
+	const dt = new DataTransfer();
+	for (const [b64, name, type] of files) {
+		const bin = atob(b64);
+		const bytes = new Uint8Array(bin.length);
+		for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+		dt.items.add(new File([bytes], name, {type: type, lastModified: Date.now()}));
+	}
+	return dt;
+})(files)`
+
+// fileList is files as transferJS takes them.
+func fileList(files []File) [][]string {
+	list := make([][]string, 0, len(files))
+	for _, f := range files {
+		list = append(list, []string{base64.StdEncoding.EncodeToString(f.Data), f.Name, f.MIME})
+	}
+	return list
 }
 
 // Release frees the remote object; ctx bounds the call.
