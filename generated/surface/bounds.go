@@ -480,6 +480,11 @@ const (
 	PollMsMax = 20
 )
 
+// PopupDecideMs: Longest an action waits for a popup it opened blank and then sent somewhere to land or be closed (within observe_ms); a later outcome is reported by the next result. (ms)
+const (
+	PopupDecideMsMax = 500
+)
+
 // ProgressAfterMs: Wait after which progress is notified. (ms)
 const (
 	ProgressAfterMsMax = 1000

@@ -59,6 +59,10 @@ type pendingPopup struct {
 	tab    *Tab // the slot it was adopted into
 	blank  bool // adopted before any web document committed
 	landed bool // a web document committed, or it was closed
+	// navigating: a first navigation of the blank popup was seen starting
+	// (popupdecide.go); decided is closed once it landed or was closed.
+	navigating bool
+	decided    chan struct{}
 }
 
 func (g *guard) root() *guard {
@@ -500,6 +504,9 @@ func (c *conn) judge(g *guard, e *pausedRequest) (allowed bool, rec Blocked, pop
 	} else if !b.All {
 		return true, rec, nil // held while the boundary switched back to documents only
 	}
+	if kind == RequestNavigation && bd != nil {
+		c.popupNavigating(g) // its first navigation's request: the opener's action waits for its fate
+	}
 	ok, layer := b.admit(host, kind)
 	if ok {
 		return true, rec, nil
@@ -638,7 +645,7 @@ func (c *conn) noteGuardURL(id proto.TargetTargetID, u string) {
 		if web { // a web document committed in a popup adopted blank
 			ws := p.opener.ws
 			ws.mu.Lock()
-			p.landed = true
+			p.land()
 			ws.mu.Unlock()
 		}
 		return
@@ -696,7 +703,7 @@ func (ws *Workspace) closeBlankPopup(p *pendingPopup) bool {
 	if p.landed {
 		return false
 	}
-	p.landed = true
+	p.land()
 	ws.popupsClosed++
 	return true
 }

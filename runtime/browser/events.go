@@ -93,6 +93,9 @@ func (c *conn) onEvent(method string, session proto.TargetSessionID, params json
 		if g := c.guardBySession(session); g != nil {
 			c.onGuardEvent(g, method, params)
 		} else if bd := c.bySessionID(session); bd != nil {
+			if method == "Page.frameStartedNavigating" {
+				c.startedNavigating(bd, params) // popupdecide.go
+			}
 			bd.onPageEvent(method, params)
 		}
 	}

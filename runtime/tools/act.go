@@ -252,6 +252,8 @@ func (a *act) observe() {
 		a.dialog = &d
 	}
 	for _, o := range append(a.res.Opened, a.t.TakeOpened()...) {
+		// A popup opened blank and already sent somewhere: its fate first.
+		o.AwaitPopupDecided(octx)
 		if o.ClosedAsPopup() { // closed by the host boundary: reported as a popup closed
 			continue
 		}
