@@ -266,13 +266,19 @@ func (s *schemaGen) inputSchema(f *ir.Field, withDoc bool) *obj {
 
 // kindBound finds the bound a scalar kind is held to: a branch narrowing to
 // that one kind, else the field's own bound when it applies to that kind.
-// closedObject gives o the properties of fields, the required ones, and no others.
+// closedObject gives o the properties of input fields, the required ones, and no others.
 func (s *schemaGen) closedObject(o *obj, fields []*ir.Field) {
+	closed(o, fields, func(c *ir.Field) *obj { return s.inputSchema(c, true) }, func(c *ir.Field) bool { return c.Required })
+}
+
+// closed gives o each field's schema as a property, lists the fields
+// required says must be present, and admits no other property.
+func closed(o *obj, fields []*ir.Field, schema func(*ir.Field) *obj, required func(*ir.Field) bool) {
 	props := newObj()
 	var req []string
 	for _, c := range fields {
-		props.set(c.Name, s.inputSchema(c, true))
-		if c.Required {
+		props.set(c.Name, schema(c))
+		if required(c) {
 			req = append(req, c.Name)
 		}
 	}
@@ -381,19 +387,7 @@ func (s *schemaGen) factSchema(f *ir.Field) *obj {
 			o.set("maxItems", *f.Bound.Max)
 		}
 	case "object":
-		props := newObj()
-		var req []string
-		for _, c := range f.Fields {
-			props.set(c.Name, s.factSchema(c))
-			if c.Always {
-				req = append(req, c.Name)
-			}
-		}
-		o.set("properties", props)
-		if req != nil {
-			o.set("required", req)
-		}
-		o.set("additionalProperties", false)
+		closed(o, f.Fields, s.factSchema, func(c *ir.Field) bool { return c.Always })
 	}
 	return o
 }
