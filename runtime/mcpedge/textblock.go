@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 )
 
 // The text block is what a model pays for when its client reads text (Claude
@@ -23,14 +22,9 @@ var envelopeLines = map[string]bool{"summary": true, "next_steps": true, "untrus
 
 // textJSON writes the envelope's text projection to w.
 func textJSON(w *bytes.Buffer, envelope []byte) error {
-	d := json.NewDecoder(bytes.NewReader(envelope))
-	d.UseNumber()
-	v, err := readValue(d)
+	v, err := parse(envelope)
 	if err != nil {
 		return err
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return errors.New("trailing data after the envelope")
 	}
 	if v.kind != '{' {
 		return errors.New("envelope is not a JSON object")
@@ -56,52 +50,6 @@ type value struct {
 	elems []*value // array elements
 }
 
-func readValue(d *json.Decoder) (*value, error) {
-	tok, err := d.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			v := &value{kind: '{'}
-			for d.More() {
-				kt, err := d.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, _ := kt.(string)
-				e, err := readValue(d)
-				if err != nil {
-					return nil, err
-				}
-				v.keys, v.vals = append(v.keys, k), append(v.vals, e)
-			}
-			_, err := d.Token()
-			return v, err
-		case '[':
-			v := &value{kind: '['}
-			for d.More() {
-				e, err := readValue(d)
-				if err != nil {
-					return nil, err
-				}
-				v.elems = append(v.elems, e)
-			}
-			_, err := d.Token()
-			return v, err
-		}
-		return nil, errors.New("unexpected delimiter")
-	default:
-		b, err := scalar(t)
-		if err != nil {
-			return nil, err
-		}
-		return &value{raw: b}, nil
-	}
-}
-
 // scalar encodes a JSON scalar compactly, leaving <, > and & as they are.
 func scalar(t any) ([]byte, error) {
 	var b bytes.Buffer
@@ -123,8 +71,7 @@ func (v *value) write(w *bytes.Buffer) error {
 			if i > 0 {
 				w.WriteByte(',')
 			}
-			kb, _ := scalar(k)
-			w.Write(kb)
+			writeKey(w, k)
 			w.WriteByte(':')
 			if err := v.vals[i].write(w); err != nil {
 				return err
