@@ -15,7 +15,8 @@ import (
 type Browser struct {
 	cfg   Config
 	log   *slog.Logger
-	calls atomic.Int64 // protocol calls made (ProtocolCalls)
+	calls atomic.Int64  // protocol calls made (ProtocolCalls)
+	clock protocolClock // time with a call outstanding (ProtocolBusy)
 
 	mu         sync.Mutex
 	conn       *conn
@@ -40,6 +41,7 @@ type startAttempt struct {
 func New(cfg Config) *Browser {
 	cfg = cfg.withDefaults()
 	return &Browser{
+		clock:      protocolClock{now: time.Now},
 		cfg:        cfg,
 		log:        cfg.Logger,
 		workspaces: map[string]*Workspace{},
@@ -385,3 +387,8 @@ func (b *Browser) ReleaseWorkspace(ctx context.Context, id string) error {
 // connections: tests prove "no browser call" with it, and the benchmark
 // counts each step's round trips.
 func (b *Browser) ProtocolCalls() int64 { return b.calls.Load() }
+
+// ProtocolBusy is how long, in all, at least one DevTools call was
+// outstanding, across connections: the benchmark's measure of how much of a
+// step's time was spent waiting on the browser.
+func (b *Browser) ProtocolBusy() time.Duration { return b.clock.read() }

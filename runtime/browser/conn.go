@@ -79,7 +79,7 @@ func (b *Browser) dialHeader(ctx context.Context, wsURL string, header http.Head
 	c.ws = ws
 	client := cdp.New().Logger(utils.LoggerQuiet).Start(&tapSocket{ws: ws, c: c})
 	rb := rod.New().
-		Client(&countingClient{inner: client, n: &b.calls}).
+		Client(&countingClient{inner: client, n: &b.calls, clock: &b.clock}).
 		ControlURL(""). // ignore a "rod" environment variable: the client is explicit
 		Context(c.ctx).
 		NoDefaultDevice().
@@ -199,15 +199,19 @@ func (c *caller) Call(ctx context.Context, sessionID, method string, params any)
 func (c *caller) GetContext() context.Context         { return c.ctx }
 func (c *caller) GetSessionID() proto.TargetSessionID { return c.session }
 
-// countingClient counts protocol calls (tests prove "no browser call" with it).
+// countingClient counts protocol calls (tests prove "no browser call" with
+// it) and the time they were outstanding (protocolclock.go).
 type countingClient struct {
 	inner *cdp.Client
 	n     *atomic.Int64
+	clock *protocolClock
 }
 
 func (cc *countingClient) Event() <-chan *cdp.Event { return cc.inner.Event() }
 func (cc *countingClient) Call(ctx context.Context, sessionID, method string, params any) ([]byte, error) {
 	cc.n.Add(1)
+	cc.clock.enter()
+	defer cc.clock.leave()
 	return cc.inner.Call(ctx, sessionID, method, params)
 }
 
