@@ -303,6 +303,16 @@ const (
 	InspectItemsDefault = 80
 )
 
+// KeptFunctionChars: Shortest page function source a world keeps; a shorter one is sent whole on every call. (chars)
+const (
+	KeptFunctionCharsMin = 512
+)
+
+// KeptFunctions: Long page functions one isolated world keeps after their first call, so later calls send a one-line stub naming them instead of their source; past it a function is sent whole. (count)
+const (
+	KeptFunctionsMax = 16
+)
+
 // KeyChars: Characters of a key name. (chars)
 const (
 	KeyCharsMin = 1

@@ -25,6 +25,8 @@ func (w *World) CallAwait(ctx context.Context, fn string, args ...any) (json.Raw
 			return nil, err
 		}
 		params.ObjectID = api
+		var slot int
+		params.FunctionDeclaration, slot = w.declaration(fn, api)
 		out, err := w.page.Call(ctx, string(w.page.SessionID), "Runtime.callFunctionOn", params)
 		if err != nil {
 			if objectGone(err) && attempt == 0 && ctx.Err() == nil {
@@ -44,6 +46,7 @@ func (w *World) CallAwait(ctx context.Context, fn string, args ...any) (json.Raw
 		if res.ExceptionDetails != nil {
 			return nil, exceptionError("call", &res)
 		}
+		w.definedBy(api, slot)
 		return res.Result.Value, nil
 	}
 }

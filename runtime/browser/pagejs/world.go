@@ -47,6 +47,8 @@ type World struct {
 	frames  FrameSource
 	kids    map[proto.PageFrameID]*frameWorld
 	serials *atomic.Int64
+
+	kept kept // long functions stored on the API object (kept.go)
 }
 
 // objectGroup holds remote objects handed out by ElementObject, so they can
@@ -205,6 +207,8 @@ func (w *World) callFunctionRetry(ctx context.Context, op, fn string, args []jso
 			return nil, err
 		}
 		params.ObjectID = api
+		var slot int
+		params.FunctionDeclaration, slot = w.declaration(fn, api)
 		raw, err := w.page.Call(ctx, string(w.page.SessionID), "Runtime.callFunctionOn", params)
 		if err != nil {
 			// The API object was not found: the call never ran, so it is
@@ -230,6 +234,7 @@ func (w *World) callFunctionRetry(ctx context.Context, op, fn string, args []jso
 		if res.ExceptionDetails != nil {
 			return nil, exceptionError(op, &res)
 		}
+		w.definedBy(api, slot)
 		return &res, nil
 	}
 }
