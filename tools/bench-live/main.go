@@ -374,18 +374,20 @@ func render(rows []stepRow, tasks []taskRow, fixed []fixedRow, reps, taskReps in
   sends three commands at once: the DOM baseline ahead of the script and the probe that proves
   the page quiet right behind it, on the same session (settle.StartAhead, Watch.Behind). A
   scroll sends its reveal the same way; an inspect reads the frame tree beside its walk. The
-  renderer answers one session's commands one after another: in a trace of 2,000 executes of
-  document.title, the three replies came about 0.64, 0.82 and 1.13 ms after the first command
-  was written. The same-calls column is those commands at their smallest, sent at once without
-  Ghostlight: what the browser itself takes for the step and its evidence. Ghostlight is still
-  above 1.5x of that on a millisecond step. The rest is its own: about 0.25 ms of Go work before
-  the first command is written (MCP framing and mcp-go 0.1 ms, the handler 0.1 ms) and 0.2 ms
-  after the last reply (envelope, audit line, text block, JSON-RPC encoding); and page code
-  larger than the smallest. A raw evaluate took 0.67 ms for document.title and 0.98 ms for a
-  4 KB expression; the execute's runner, which bounds a script's result inside the page, is
-  such a source. Keeping the 2.4 KB settling probe in the world and naming it in later calls
-  was tried and measured no faster (30-run medians moved less than their run-to-run spread),
-  so it was not kept.
+  renderer answers one session's commands one after another, so the same-calls column (those
+  commands at their smallest, sent at once without Ghostlight) is what the browser takes for the
+  step's work and its evidence. The on-DevTools column is the part of Ghostlight's step spent
+  waiting on the browser. The rest is Ghostlight's own Go work: in an in-process trace of 2,000
+  executes, about 0.19 ms passed before the first command was written (MCP framing and mcp-go
+  0.09 ms; the handler arming settling 0.1 ms), and about 0.26 ms after the last reply (settling's
+  decision, envelope, fsynced audit line, text block, JSON-RPC encoding). Two changes measured
+  here cut it: the text block's projection parses the envelope in one pass (render 29 to 11 us),
+  and a world sends its long page code once per document, then a stub that names it
+  (runtime/browser/pagejs kept.go: an execute's DevTools time 1.93-2.05 to 1.81-1.85 ms).
+  Ghostlight's page code still costs more than the smallest probes. Its settling probe also
+  counts animation frames, navigations and downloads, its runner bounds a script's result inside
+  the page, and its reveal checks the element is rendered before scrolling to it. Runs on this
+  2-core machine move these figures by 20-30%, so a verdict near a boundary can flip between runs.
 - A flow's structuredContent carries each step's envelope while its capture budget
   (flow_capture_bytes) lasts, as the contract says; its text block gives a succeeded action step
   its row alone and keeps the envelopes of read-only, failed and last steps (runtime/mcpedge
