@@ -116,18 +116,8 @@ func (p *parser) object() (*value, error) {
 			return nil, err
 		}
 		v.keys, v.vals = append(v.keys, k), append(v.vals, e)
-		p.space()
-		if p.i >= len(p.b) {
-			return nil, errSyntax
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
-			return v, nil
-		default:
-			return nil, errSyntax
+		if done, err := p.after('}'); done || err != nil {
+			return v, err
 		}
 	}
 }
@@ -146,20 +136,28 @@ func (p *parser) array() (*value, error) {
 			return nil, err
 		}
 		v.elems = append(v.elems, e)
-		p.space()
-		if p.i >= len(p.b) {
-			return nil, errSyntax
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
-			return v, nil
-		default:
-			return nil, errSyntax
+		if done, err := p.after(']'); done || err != nil {
+			return v, err
 		}
 	}
+}
+
+// after reads what follows a member or an element: a comma (more come) or
+// the container's close.
+func (p *parser) after(close byte) (done bool, err error) {
+	p.space()
+	if p.i >= len(p.b) {
+		return false, errSyntax
+	}
+	switch p.b[p.i] {
+	case ',':
+		p.i++
+		return false, nil
+	case close:
+		p.i++
+		return true, nil
+	}
+	return false, errSyntax
 }
 
 // str returns the string starting at p.i, quotes included.
