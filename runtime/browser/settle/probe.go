@@ -11,8 +11,11 @@ package settle
 // the input was acknowledged. The state lives on the isolated world's
 // global, which page scripts cannot see.
 //
-// Frames are counted only for keepMs after each report, so a settled page
-// runs no animation-frame loop of Ghostlight's.
+// Frames are counted only from a mutation (within keepMs of a report) until
+// frames frames have passed since the last one, so a page at rest runs no
+// animation-frame loop of Ghostlight's: before, the counter ran for keepMs
+// after every report, 60 frames a second the page would not otherwise render.
+// A hold starts the counter itself, before its own frame callback.
 //
 // With holdMs > 0 the report is a promise that settles, inside the
 // animation-frame callback, once the DOM has stayed unchanged for frames
@@ -24,8 +27,11 @@ package settle
 const ProbeJS = `function (keepMs, frames, holdMs) {
   var g = globalThis, s = g.__ghostlightSettle;
   if (!s || s.doc !== document) {
-    s = { doc: document, seq: 0, last: -1, frame: 0, mframe: -1, tick: -1, until: 0, ticking: false, starts: [], dls: [] };
-    new MutationObserver(function (rs) { s.seq += rs.length; s.last = performance.now(); s.mframe = s.frame; })
+    s = { doc: document, seq: 0, last: -1, frame: 0, mframe: -1, tick: -1, until: 0, need: 0, ticking: false, starts: [], dls: [] };
+    new MutationObserver(function (rs) {
+      s.seq += rs.length; s.last = performance.now(); s.mframe = s.frame;
+      if (!s.ticking && s.last < s.until) { s.ticking = true; requestAnimationFrame(s.step); }
+    })
       .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     addEventListener('submit', function (e) { s.starts.push(e); }, true);
     if (g.navigation && navigation.addEventListener) navigation.addEventListener('navigate', function (e) {
@@ -36,12 +42,12 @@ const ProbeJS = `function (keepMs, frames, holdMs) {
     s.step = function () {
       s.frame++;
       s.tick = performance.now();
-      if (s.tick < s.until) requestAnimationFrame(s.step); else s.ticking = false;
+      if (s.tick < s.until && s.frame - s.mframe < s.need) requestAnimationFrame(s.step); else s.ticking = false;
     };
     g.__ghostlightSettle = s;
   }
   s.until = performance.now() + keepMs;
-  if (!s.ticking) { s.ticking = true; requestAnimationFrame(s.step); }
+  s.need = frames;
   var report = function () {
     var started = 0, downloads = 0;
     for (var i = 0; i < s.starts.length; i++) if (!s.starts[i].defaultPrevented) started++;
@@ -53,6 +59,7 @@ const ProbeJS = `function (keepMs, frames, holdMs) {
       tick: s.tick < 0 ? -1 : now - s.tick, ready: document.readyState, started: started, downloads: downloads };
   };
   if (!(holdMs > 0)) return report();
+  if (!s.ticking) { s.ticking = true; requestAnimationFrame(s.step); }
   var end = performance.now() + holdMs;
   return new Promise(function (resolve) {
     var done = false, timer = 0;

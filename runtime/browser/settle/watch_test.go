@@ -202,3 +202,35 @@ func TestBehindProbeSeesAllOfASynchronousScript(t *testing.T) {
 		}
 	}
 }
+
+// Ghostlight's frame counter runs only from a mutation until the frames
+// after it are counted: once a call settles, the page runs no
+// animation-frame loop of Ghostlight's, whether the action changed the DOM
+// or not. (It used to run for DOMPatience after every probe: 60 frames a
+// second the page would not otherwise render.)
+func TestNoFrameLoopOnceThePageIsQuiet(t *testing.T) {
+	tab, w := liveTab(t)
+	ticking := func() string {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		raw, err := w.Call(ctx, `function () { var s = globalThis.__ghostlightSettle; return s ? String(s.ticking) : "unarmed"; }`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(raw)
+	}
+	for i := 0; i < 3; i++ {
+		for _, id := range []string{"still", "grow"} {
+			res, _ := clickAndSettle(t, tab, w, id, 10*time.Second)
+			if res.Pending || res.Loading {
+				t.Fatalf("%s: %+v", id, res)
+			}
+			if got := ticking(); got != `"false"` {
+				t.Fatalf("round %d, %s: the frame counter is %s once settled", i, id, got)
+			}
+		}
+	}
+	if got := evalMain(t, tab, `document.querySelectorAll('p').length`); got != "3" {
+		t.Fatalf("paragraphs: %s, want one per grow click", got)
+	}
+}
