@@ -98,12 +98,17 @@ func (f *floor) inspect() (int, error) {
 // click: the box, press and release, and the same settling evidence
 // Ghostlight waits for (the DOM unchanged across two animation frames).
 func (f *floor) click() (int, error) {
-	res, err := proto.RuntimeEvaluate{Expression: `(() => { const r = document.getElementById('save').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2] })()`, ReturnByValue: true}.Call(f.p)
+	res, err := proto.RuntimeEvaluate{Expression: `(() => { const r = document.getElementById('save').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2, innerWidth, innerHeight] })()`, ReturnByValue: true}.Call(f.p)
 	if err != nil {
 		return 0, err
 	}
-	var xy [2]float64
+	var xy [4]float64
 	_ = json.Unmarshal([]byte(res.Result.Value.JSON("", "")), &xy)
+	if xy[0] < 0 || xy[1] < 0 || xy[0] >= xy[2] || xy[1] >= xy[3] {
+		// A press outside the viewport meets nothing: the floor would time
+		// two frames and no click.
+		return 0, fmt.Errorf("floor click: Save's centre %v,%v is outside the %vx%v viewport", xy[0], xy[1], xy[2], xy[3])
+	}
 	for _, t := range []proto.InputDispatchMouseEventType{proto.InputDispatchMouseEventTypeMousePressed, proto.InputDispatchMouseEventTypeMouseReleased} {
 		if err := (proto.InputDispatchMouseEvent{Type: t, X: xy[0], Y: xy[1], Button: proto.InputMouseButtonLeft, ClickCount: 1}).Call(f.p); err != nil {
 			return 0, err

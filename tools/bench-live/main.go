@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http/httptest"
 	"os"
 	"runtime"
@@ -149,6 +150,11 @@ func routine(c *client, f *floor, base string, reps int, calls func() int64, bus
 		floor func() (int, error)   // timed
 		same  func() (int, error)   // timed: the same calls at their smallest (floor.go), when the step makes several
 		after func(r reply) error   // untimed, after each Ghostlight run
+		// offPhase: each run (both ways) starts at a random point of the
+		// browser's frame interval, as a model's calls do after it thinks.
+		// Run back to back, each would start just after the frame the
+		// previous one ended at, and wait out nearly a whole frame more.
+		offPhase bool
 	}
 	var far, save, name string
 	var rows []stepRow
@@ -191,8 +197,13 @@ func routine(c *client, f *floor, base string, reps int, calls func() int64, bus
 			_, err := c.must("browser_execute", `{"script":"scrollTo(0, 0)"}`)
 			return err
 		}, ghost: func() (reply, error) { return c.must("browser_inspect", `{}`) }, floor: f.inspect, same: f.inspectSame},
-		{name: "click Save", setup: func() (err error) {
+		{name: "click Save", offPhase: true, setup: func() (err error) {
 			save, err = target("Save")
+			if err == nil {
+				// The scroll step left the floor's page down at its far
+				// paragraph, where a click at Save's box meets nothing.
+				_, err = f.eval(`scrollTo(0, 0)`, false)
+			}
 			return err
 		}, ghost: func() (reply, error) { return c.must("browser_click", `{"target":"`+save+`"}`) }, floor: f.click},
 		{name: "type", setup: func() (err error) {
@@ -217,6 +228,9 @@ func routine(c *client, f *floor, base string, reps int, calls func() int64, bus
 					return nil, fmt.Errorf("%s: %w", s.name, err)
 				}
 			}
+			if s.offPhase {
+				offPhase()
+			}
 			before, busyBefore := calls(), busy()
 			r, err := s.ghost()
 			if err != nil {
@@ -230,6 +244,9 @@ func routine(c *client, f *floor, base string, reps int, calls func() int64, bus
 				if err := s.after(r); err != nil {
 					return nil, fmt.Errorf("%s: %w", s.name, err)
 				}
+			}
+			if s.offPhase {
+				offPhase()
 			}
 			fr, err := timed(s.floor)
 			if err != nil {
@@ -255,6 +272,12 @@ func routine(c *client, f *floor, base string, reps int, calls func() int64, bus
 	}
 	return rows, nil
 }
+
+// frameInterval is the browser's animation-frame interval at 60 Hz.
+const frameInterval = time.Second / 60
+
+// offPhase sleeps a random part of a frame interval.
+func offPhase() { time.Sleep(rand.N(frameInterval)) }
 
 // fixedRow is a call that makes no DevTools call: what the transport and the
 // pipeline cost on their own.
@@ -368,7 +391,10 @@ func render(rows []stepRow, tasks []taskRow, fixed []fixedRow, reps, taskReps in
   a new window. The floor makes its window then and there. Between runs the benchmark leaves the
   session idle as a model's thinking would, and the floor does not run beside the window being made.
 - A click that changes the DOM waits for two animation frames after the last mutation: at 60 Hz
-  that is 17-33 ms after the mutation whatever the tool does; the floor waits for the same frames.
+  that is 17-33 ms after the mutation whatever the tool does (25 ms on average); the floor waits
+  for the same frames. Each click, both ways, starts at a random point of the frame interval, as
+  a model's clicks do: back to back, every click started just after the frame the previous one
+  ended at, and both ways took 33 ms.
 - Steps the browser answers in about a millisecond (execute, scroll, inspect) are over 1.5x of
   the floor, which makes one round trip and collects no settling evidence. Ghostlight's execute
   sends three commands at once: the DOM baseline ahead of the script and the probe that proves
