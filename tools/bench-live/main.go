@@ -32,7 +32,7 @@ import (
 )
 
 func main() {
-	reps := flag.Int("n", 20, "repetitions of each routine step, each way")
+	reps := flag.Int("n", 40, "repetitions of each routine step, each way")
 	taskReps := flag.Int("task", 5, "repetitions of the shop task, each way")
 	out := flag.String("out", "docs/performance.md", "where to write the figures (empty: nowhere)")
 	flag.Parse()
