@@ -623,6 +623,11 @@ const (
 	RouteStringsMax = 256
 )
 
+// RunnerKeepMs: Longest Ghostlight waits, after an execute has answered, for the browser to hand over the script runner it keeps for that document. (ms)
+const (
+	RunnerKeepMsMax = 1000
+)
+
 // ScriptChars: Characters of a script. (chars)
 const (
 	ScriptCharsMin = 1

@@ -2,11 +2,11 @@ package tools
 
 import (
 	"sync"
-	"sync/atomic"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/evidence"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 )
@@ -26,13 +26,14 @@ type session struct {
 	snapCodec  *handle.Codec                        // snapshot handles (snapshot.go), made on first use
 	evidence   map[*browser.Tab]*evidence.Collector // browser_diagnose tracking, per tab
 	recordings *recordings                          // browser_record, made on first use
-	popupMark  atomic.Uint64                        // blocked requests reported up to (boundary.go)
 }
 
-// world is the isolated world of one live page target behind a tab.
+// world is the isolated world of one live page target behind a tab, and
+// the script runner kept in its main world.
 type world struct {
 	target string
 	w      *pagejs.World
+	run    *input.Runner
 }
 
 func newSession(h *Handler, id string) *session {
@@ -41,21 +42,26 @@ func newSession(h *Handler, id string) *session {
 
 // world returns the isolated world of the tab's current page, making a new
 // one when the tab was recreated behind its handle.
-func (s *session) world(t *browser.Tab) *pagejs.World {
+func (s *session) world(t *browser.Tab) *pagejs.World { return s.pageWorld(t).w }
+
+// runner returns the script runner kept for the tab's current page.
+func (s *session) runner(t *browser.Tab) *input.Runner { return s.pageWorld(t).run }
+
+func (s *session) pageWorld(t *browser.Tab) *world {
 	page, target := t.Page(), string(t.TargetID())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// A tab whose page just went away keeps its target id: its world's
 	// calls then fail like any call on a closed page.
 	if w := s.worlds[t]; w != nil && w.target == target {
-		return w.w
+		return w
 	}
-	w := &world{target: target, w: pagejs.NewWorld(page)}
+	w := &world{target: target, w: pagejs.NewWorld(page), run: input.NewRunner()}
 	if page == nil {
-		return w.w // no live page yet: nothing is kept
+		return w // no live page yet: nothing is kept
 	}
 	w.w.SetLimits(pagejs.Limits{NameMax: surface.TargetNameCharsMax, TitleMax: surface.TitleCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete})
 	w.w.SetFrames(frameSource(t)) // cross-origin frames of admitted hosts (boundary.go)
 	s.worlds[t] = w
-	return w.w
+	return w
 }

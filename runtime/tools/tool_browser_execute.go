@@ -40,7 +40,7 @@ func (h *Handler) BrowserExecute(ctx context.Context, a *surface.BrowserExecuteA
 		// The catch-up probe goes right behind the script; it counts when the
 		// script finished in the task its evaluation started.
 		mark := ac.wt.Behind(ctx)
-		res, err = input.ExecuteMarked(ctx, ac.t.Page(), a.Script, scriptTimeout, maxChars, mark)
+		res, err = input.ExecuteKept(ctx, ac.t.Page(), s.runner(ac.t), ac.t.Generation(), a.Script, scriptTimeout, maxChars, mark)
 		switch {
 		case err == nil:
 			if res.Synchronous {

@@ -71,6 +71,12 @@ func Execute(ctx context.Context, page *rod.Page, script string, timeout time.Du
 // ExecuteMarked is Execute whose first evaluation carries mark (browser.NewSendMark) in its
 // object group, so a caller can send a message right behind it.
 func ExecuteMarked(ctx context.Context, page *rod.Page, script string, timeout time.Duration, maxResultChars int, mark string) (ExecResult, error) {
+	return ExecuteKept(ctx, page, nil, 0, script, timeout, maxResultChars, mark)
+}
+
+// ExecuteKept is ExecuteMarked through run, the page's kept runner (execute_kept.go), on document
+// generation gen. A nil run keeps nothing.
+func ExecuteKept(ctx context.Context, page *rod.Page, run *Runner, gen uint64, script string, timeout time.Duration, maxResultChars int, mark string) (ExecResult, error) {
 	const op = "execute"
 	switch {
 	case timeout <= 0:
@@ -82,7 +88,21 @@ func ExecuteMarked(ctx context.Context, page *rod.Page, script string, timeout t
 	if err != nil {
 		return ExecResult{}, err
 	}
-	evalCtx, cancel := context.WithTimeout(ctx, timeout+execGrace)
+	exprs := []string{evalExpr(script, maxResultChars)}
+	if hasAwait(script) {
+		exprs = splicedExprs(script, maxResultChars)
+	}
+	// The kept runner runs a script that needs no splice. Runtime.callFunctionOn has no timeout
+	// of its own, so the call stops such a script itself once timeout has passed.
+	kept := proto.RuntimeRemoteObjectID("")
+	if len(exprs) == 1 {
+		kept = run.held(gen)
+	}
+	grace := execGrace
+	if kept != "" {
+		grace = 0
+	}
+	evalCtx, cancel := context.WithTimeout(ctx, timeout+grace)
 	defer cancel()
 	r.ctx = evalCtx
 	// A by-value result holds no remote object; only an exception's object (or a call that failed
@@ -100,23 +120,36 @@ func ExecuteMarked(ctx context.Context, page *rod.Page, script string, timeout t
 	}()
 
 	var reply evalReply
-	exprs := []string{evalExpr(script, maxResultChars)}
-	if hasAwait(script) {
-		exprs = splicedExprs(script, maxResultChars)
-	}
 	tries := 0 // forms sent before this one
 	for i := 0; i < len(exprs); i++ {
 		if i > 0 {
 			tries++
 		}
 		start := time.Now()
-		raw, err := r.call(proto.RuntimeEvaluate{
-			Expression:    exprs[i],
-			ObjectGroup:   group,
-			ReturnByValue: true,
-			AwaitPromise:  true,
-			Timeout:       proto.RuntimeTimeDelta(timeout.Milliseconds()),
-		})
+		var raw []byte
+		var err error
+		if i == 0 && kept != "" {
+			raw, err = r.call(keptRequest(kept, script, maxResultChars, group))
+			if err != nil && handleGone(err) && ctx.Err() == nil {
+				// Its document went away and nothing ran: send the source instead.
+				run.forget(kept)
+				kept = ""
+				tries++
+				i = -1
+				continue
+			}
+		} else {
+			raw, err = r.call(proto.RuntimeEvaluate{
+				Expression:    exprs[i],
+				ObjectGroup:   group,
+				ReturnByValue: true,
+				AwaitPromise:  true,
+				Timeout:       proto.RuntimeTimeDelta(timeout.Milliseconds()),
+			})
+			if err == nil && len(exprs) == 1 {
+				run.keep(ctx, page, gen) // behind this call's messages, for the next script
+			}
+		}
 		if err == nil {
 			reply = evalReply{}
 			err = decode(op, raw, &reply)

@@ -19,12 +19,13 @@ import (
 // is 1 when the page cut text. V and T are v and t for a script that awaited (a promise result,
 // or a top-level await): it did not finish in the task the evaluation started.
 //
-// runnerFn takes (mode, src, fn): mode 0 runs src with indirect eval, which keeps a script's exact
+// runnerFn takes (mode, src, fn, units): mode 0 runs src with indirect eval, which keeps a script's exact
 // completion value and its global declarations, as the console does. Chromium allows that eval
 // synchronously inside a DevTools evaluation even under a CSP without 'unsafe-eval'. Mode 1 calls
 // fn, an async arrow the script was spliced into (top-level await; a page whose eval is refused).
-const runnerFn = `async function (mode, src, fn) {
-	const units = %d;
+// units is how many UTF-16 units of text the page keeps (runnerUnits). The source is the same for
+// every call, so a document can keep it (execute_kept.go).
+const runnerFn = `async function (mode, src, fn, units) {
 	const cut = (s) => {
 		if (typeof s !== "string") s = "";
 		if (s.length <= units) return "0" + s;
@@ -117,7 +118,7 @@ func runnerUnits(maxChars int) int { return 2*maxChars + 2 }
 // evalExpr runs script by indirect eval (mode 0).
 func evalExpr(script string, maxChars int) string {
 	src, _ := json.Marshal(script)
-	return "(" + runner(maxChars) + ")(0, " + string(src) + ", null)"
+	return "(" + runnerFn + ")(0, " + string(src) + ", null, " + strconv.Itoa(runnerUnits(maxChars)) + ")"
 }
 
 // splicedExprs are the mode-1 forms of script, tried in order until one compiles: the script as one
@@ -127,7 +128,8 @@ func evalExpr(script string, maxChars int) string {
 // and a form that does not compile runs nothing.
 func splicedExprs(script string, maxChars int) []string {
 	body := strings.TrimRight(script, " \t\r\n;")
-	wrap := func(fn string) string { return "(" + runner(maxChars) + ")(1, null, " + fn + ")" }
+	units := strconv.Itoa(runnerUnits(maxChars))
+	wrap := func(fn string) string { return "(" + runnerFn + ")(1, null, " + fn + ", " + units + ")" }
 	out := []string{wrap("async () => (\n" + body + "\n)")}
 	for i, n := len(body)-1, 0; i > 0 && n < maxSplits; i-- {
 		if body[i] != ';' && body[i] != '\n' {
@@ -145,10 +147,6 @@ func splicedExprs(script string, maxChars int) []string {
 
 // maxSplits bounds the statement splits tried for a script with top-level await.
 const maxSplits = surface.AwaitSplitsMax
-
-func runner(maxChars int) string {
-	return strings.Replace(runnerFn, "%d", strconv.Itoa(runnerUnits(maxChars)), 1)
-}
 
 // hasAwait reports whether script may use top-level await, which indirect eval cannot parse.
 func hasAwait(script string) bool {

@@ -7,29 +7,31 @@ import (
 	"unicode/utf8"
 )
 
+// valueCases are scripts and the results they answer, through the source and through a kept runner.
+var valueCases = []struct{ script, want string }{
+	{"1 + 1", "2"},
+	{"document.title", `"t"`},
+	{"pageVar + 1", "42"}, // main world: the page's own globals
+	{"({a: 1, b: [true, null, 'x']})", `{"a":1,"b":[true,null,"x"]}`},
+	{"[1, 2, 3]", "[1,2,3]"},
+	{"undefined", "undefined"},
+	{"null", "null"},
+	{"NaN", "NaN"},
+	{"12n", "12n"},
+	{"Symbol('s')", "Symbol(s)"},
+	{"document.getElementById('d')", "div#d.a.b"},
+	{"window", "Window"},
+	{"(function f() { return 1 })", "function f() { return 1 }"},
+	{"new Promise(r => setTimeout(() => r({ok: true}), 20))", `{"ok":true}`},
+	{"await new Promise(r => setTimeout(() => r('late'), 20))", `"late"`},
+	{"const c = 5; c * 2", "10"},
+	{"const c = 6; c * 2", "12"}, // REPL mode: a second run may redeclare
+	{"let o = {}; o.self = o; o", "Object"},
+}
+
 func TestExecuteValues(t *testing.T) {
 	p := newPage(t, doc(`<div id=d class="a b">x</div><script>window.pageVar = 41;</script>`))
-	cases := []struct{ script, want string }{
-		{"1 + 1", "2"},
-		{"document.title", `"t"`},
-		{"pageVar + 1", "42"}, // main world: the page's own globals
-		{"({a: 1, b: [true, null, 'x']})", `{"a":1,"b":[true,null,"x"]}`},
-		{"[1, 2, 3]", "[1,2,3]"},
-		{"undefined", "undefined"},
-		{"null", "null"},
-		{"NaN", "NaN"},
-		{"12n", "12n"},
-		{"Symbol('s')", "Symbol(s)"},
-		{"document.getElementById('d')", "div#d.a.b"},
-		{"window", "Window"},
-		{"(function f() { return 1 })", "function f() { return 1 }"},
-		{"new Promise(r => setTimeout(() => r({ok: true}), 20))", `{"ok":true}`},
-		{"await new Promise(r => setTimeout(() => r('late'), 20))", `"late"`},
-		{"const c = 5; c * 2", "10"},
-		{"const c = 6; c * 2", "12"}, // REPL mode: a second run may redeclare
-		{"let o = {}; o.self = o; o", "Object"},
-	}
-	for _, c := range cases {
+	for _, c := range valueCases {
 		res, err := Execute(tctx(t, 5*time.Second), p, c.script, 2*time.Second, 1000)
 		if err != nil {
 			t.Errorf("%s: %v", c.script, err)
