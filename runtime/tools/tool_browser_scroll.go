@@ -64,21 +64,26 @@ func (ac *act) reveal(ctx context.Context, a *surface.BrowserScrollArgs, f *surf
 	} else {
 		ac.arm(ctx)
 	}
-	// Locate brings the element into view only when it is not, and names it;
-	// it runs to its end in its own task, so the quiet probe can go right
+	// The reveal brings the element into view only when it is not, and names
+	// it; it runs to its end in its own task, so the quiet probe can go right
 	// behind it (Watch.Behind).
-	opt := pagejs.LocateOptions{AllowDisabled: true, AllowObscured: true, Mark: ac.wt.Behind(ctx)}
-	_, el, p, r := ac.locateID(ctx, id, pointer, opt)
-	if r == nil && opt.Mark != "" {
+	mark := ac.wt.Behind(ctx)
+	p, err := pagejs.Reveal(ctx, ac.w, id, mark)
+	if err == nil && mark != "" {
 		ac.wt.KeepBehind()
 	}
-	if r != nil {
+	if err != nil {
 		if errors.Is(context.Cause(ctx), browser.ErrDialogOpened) {
 			ac.note(surface.EffectApplied) // a scroll handler answered with a dialog
 			return nil
 		}
+		r := refusalFor(err, 0)
+		if r.Reason == surface.ReasonStaleTarget {
+			r.Pointer = pointer
+		}
 		return r
 	}
+	el := ac.element(p.Role, p.Name)
 	if p.ScrollX == nil || p.ScrollY == nil { // a frame's element: read the page's offsets
 		m, err := pagejs.Metrics(ctx, ac.w)
 		if err != nil {

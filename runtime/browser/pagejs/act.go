@@ -172,10 +172,30 @@ func ScrollBy(ctx context.Context, w *World, dx, dy float64) (Offsets, error) {
 	return out, err
 }
 
-// Reveal scrolls the element into view (centred) if it is not already.
-func Reveal(ctx context.Context, w *World, id int) (Offsets, error) {
-	var out Offsets
-	err := w.invoke(ctx, "reveal", idReq{ID: id}, &out)
+// Revealed is an element a reveal brought into view, or found in view.
+type Revealed struct {
+	Role     string `json:"role"`
+	Name     string `json:"name"`
+	Scrolled bool   `json:"scrolled"` // it was not in view, and was scrolled to
+	// ScrollX and ScrollY are the top document's scroll offsets after the
+	// reveal (nil for an element in a cross-origin frame, as in Point).
+	ScrollX *float64 `json:"sx,omitempty"`
+	ScrollY *float64 `json:"sy,omitempty"`
+}
+
+// Reveal scrolls the element into view (centred) if it is not already, and
+// names it. mark rides in the call's message as LocateOptions.Mark does.
+// Errors: KindStale, KindHidden.
+func Reveal(ctx context.Context, w *World, id int, mark string) (Revealed, error) {
+	l := w.Limits()
+	req := struct {
+		ID                     int      `json:"id"`
+		NameMax                int      `json:"nameMax"`
+		CredentialAutocomplete []string `json:"credentialAutocomplete"`
+		Mark                   string   `json:"mark,omitempty"`
+	}{id, l.NameMax, l.CredentialAutocomplete, mark}
+	var out Revealed
+	err := w.invoke(ctx, "reveal", req, &out)
 	return out, err
 }
 

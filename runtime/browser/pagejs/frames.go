@@ -329,6 +329,14 @@ func (w *World) inFrame(ctx context.Context, method string, b []byte, out any) (
 		p.ScrollX, p.ScrollY = nil, nil // the frame's own, not the page's
 		return true, remarshal(p, out)
 	}
+	if method == "reveal" {
+		var r Revealed
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return true, &Error{Kind: KindInternal, Op: method, Detail: "undecodable page result", Err: err}
+		}
+		r.ScrollX, r.ScrollY = nil, nil // the frame's own, not the page's
+		return true, remarshal(r, out)
+	}
 	if out == nil {
 		return true, nil
 	}

@@ -31,15 +31,15 @@ func TestScrollRevealMetrics(t *testing.T) {
 	}
 	bottom := idByName(t, w, "Bottom")
 	mainEval(t, p, `() => scrollTo(0, 0)`)
-	r, err := Reveal(ctx, w, bottom)
-	if err != nil || !r.Scrolled || r.Y < 4000 {
-		t.Errorf("reveal %+v %v", r, err)
+	r, err := Reveal(ctx, w, bottom, "")
+	if err != nil || !r.Scrolled || r.ScrollY == nil || *r.ScrollY < 4000 || r.Name != "Bottom" {
+		t.Fatalf("reveal %+v %v", r, err)
 	}
-	r2, err := Reveal(ctx, w, bottom)
-	if err != nil || r2.Scrolled || r2.Y != r.Y {
+	r2, err := Reveal(ctx, w, bottom, "")
+	if err != nil || r2.Scrolled || r2.ScrollY == nil || *r2.ScrollY != *r.ScrollY || r2.Name != r.Name || r2.Role != r.Role {
 		t.Errorf("reveal again %+v %v", r2, err)
 	}
-	if m, _ := Metrics(ctx, w); m.ScrollY != r.Y {
+	if m, _ := Metrics(ctx, w); m.ScrollY != *r.ScrollY {
 		t.Errorf("metrics scroll %v", m.ScrollY)
 	}
 	// An app that scrolls an inner pane: the window cannot move.

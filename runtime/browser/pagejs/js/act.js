@@ -41,9 +41,12 @@ function boxOf(el) {
   return { x: best.left + o.x, y: best.top + o.y, width: best.width, height: best.height };
 }
 
+// viewport: its size without scrollbars. The scrolling element reports it:
+// the root in standards mode, the body in quirks mode, whose root measures
+// the whole document instead.
 function viewport() {
-  const de = document.documentElement;
-  return { w: (de && de.clientWidth) || innerWidth, h: (de && de.clientHeight) || innerHeight };
+  const se = document.scrollingElement || document.documentElement;
+  return { w: (se && se.clientWidth) || innerWidth, h: (se && se.clientHeight) || innerHeight };
 }
 
 // inView: fully inside the viewport, or (when larger) centred in it.
@@ -409,12 +412,19 @@ function scrollByXY(a) {
   return { x: scrollX, y: scrollY, scrolled: false };
 }
 
+// reveal scrolls the element into view (centred) when it is not, and names
+// it: what a scroll to a target reports. Unlike locate it tests no point
+// for input (five hit tests after a scroll, half a millisecond measured), and
+// an inert or disabled element is revealed as any other.
 function reveal(a) {
+  const cx = mkcx(a);
   const el = lookup(a.id);
   if (visState(el) !== VIS_SHOWN) fail('hidden', 'the element is not rendered or has no size');
-  const x0 = scrollX, y0 = scrollY;
-  if (!inView(boxOf(el))) bringIntoView(el);
-  return { x: scrollX, y: scrollY, scrolled: scrollX !== x0 || scrollY !== y0 };
+  const scrolled = !inView(boxOf(el));
+  if (scrolled) bringIntoView(el);
+  const tag = el.localName;
+  const role = classify(el, tag);
+  return { role: role || 'generic', name: cut(nameOf(el, tag, role, cx), cx.nameMax), scrolled: scrolled, sx: scrollX, sy: scrollY };
 }
 
 function metrics(a) {
