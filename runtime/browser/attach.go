@@ -515,11 +515,13 @@ func (c *conn) judge(g *guard, e *pausedRequest) (allowed bool, rec Blocked, pop
 		if bp := c.blankPopup(g); bp != nil && bp.opener.ws.closeBlankPopup(bp) {
 			// Still its opener's popup: closed and reported like one, never
 			// left behind as an adopted blank tab.
-			rec = bp.opener.ws.blocked.add(Blocked{Tab: bp.opener.handle, Host: host, Layer: layer, Kind: RequestPopup, loader: e.NetworkID})
+			// The popup is gone before the record exists, so a result that
+			// reads the record also sees the popup closed (ClosedAsPopup).
 			bp.opener.removeOpened(bp.tab)
 			if gone := c.forget(g.target); gone != nil {
 				gone.markGone(errPopupClosed)
 			}
+			rec = bp.opener.ws.blocked.add(Blocked{Tab: bp.opener.handle, Host: host, Layer: layer, Kind: RequestPopup, Popup: bp.tab.handle, loader: e.NetworkID})
 			return false, rec, bp
 		}
 	}

@@ -196,9 +196,14 @@ type Blocked struct {
 	Host  string // host or host:port
 	Layer string
 	Kind  RequestKind
+	// Popup is the handle of the popup, adopted while blank, that this
+	// record closed ("" when none was adopted): a result that says so does
+	// not also list it as opened.
+	Popup string
 	// loader is the navigation's loader (the Network request id of a
 	// document), matched against a navigation command's own.
 	loader string
+	said   bool // a popup record some result has worded (SayPopups)
 }
 
 // maxBlockedKept bounds the blocked requests a workspace remembers.
@@ -250,6 +255,24 @@ func (ws *Workspace) BlockedSince(mark uint64, handle string) []Blocked {
 	for _, b := range ws.blocked.recent {
 		if b.Seq > mark && (handle == "" || b.Tab == handle) {
 			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// SayPopups returns, once each, the records of popups closed after mark for
+// pages of the tab handle ("" for every tab) that no result has worded yet,
+// and marks them worded: every closed popup is said by exactly one result,
+// whichever call sees it first.
+func (ws *Workspace) SayPopups(mark uint64, handle string) []Blocked {
+	ws.blocked.mu.Lock()
+	defer ws.blocked.mu.Unlock()
+	var out []Blocked
+	for i := range ws.blocked.recent {
+		b := &ws.blocked.recent[i]
+		if b.Kind == RequestPopup && !b.said && b.Seq > mark && (handle == "" || b.Tab == handle) {
+			b.said = true
+			out = append(out, *b)
 		}
 	}
 	return out

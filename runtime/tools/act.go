@@ -401,6 +401,22 @@ func (a *act) landingOf() *surface.Landing {
 	return a.landing
 }
 
+// unlistClosed leaves out of the opened tabs the popups this result says
+// were closed: one closed between observe and the wording is not both.
+func (a *act) unlistClosed(popups []browser.Blocked) {
+	for _, b := range popups {
+		if b.Popup == "" {
+			continue
+		}
+		for i, h := range a.opened {
+			if h == b.Popup {
+				a.opened = append(a.opened[:i:i], a.opened[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
 func (a *act) openedOf() []string {
 	if a == nil {
 		return nil
@@ -423,7 +439,7 @@ func (a *act) dialogOf() surface.DialogType {
 // dispatched nothing).
 func (s *session) perform(ctx context.Context, t *browser.Tab, fn func(ctx context.Context, a *act) *surface.Refusal) (*act, *surface.Refusal) {
 	a := &act{s: s, t: t, call: ctx, eff: surface.EffectNone, host: language.Host(t.URL())}
-	ref := s.onTab(ctx, t, func(g context.Context) *surface.Refusal {
+	ref := s.onTabSaying(ctx, t, func(g context.Context) *surface.Refusal {
 		*a = *s.newAct(ctx, t)
 		r := fn(g, a)
 		a.finish(g)
@@ -432,7 +448,7 @@ func (s *session) perform(ctx context.Context, t *browser.Tab, fn func(ctx conte
 			return nil
 		}
 		return r
-	})
+	}, a.unlistClosed)
 	if ref != nil && ref.Reason == surface.ReasonDialogBlocking && a.dispatched() {
 		// onTab saw the dialog the action opened; the act reports it.
 		if a.dialog == nil {

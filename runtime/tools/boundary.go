@@ -79,20 +79,14 @@ func (s *session) carryBlocked(ctx context.Context) {
 		return
 	}
 	mark := s.ws.BlockedMark()
-	// A popup adopted blank and closed when its first navigation was stopped
-	// after the previous result answered: this result says so, with the
-	// host and the deciding layer.
-	var late []browser.Blocked
-	for _, b := range s.ws.BlockedSince(s.popupMark.Load(), "") {
-		if b.Kind == browser.RequestPopup && b.Seq <= mark {
-			late = append(late, b)
-		}
-	}
+	// A popup closed after the previous result worded the closures it saw
+	// (one adopted blank whose first navigation was stopped late, say): this
+	// result says so, with the host and the deciding layer.
+	late := s.ws.SayPopups(0, "")
 	for _, sentence := range blockedSentences(late) {
 		inv.Note(sentence)
 	}
 	inv.Carry(func(r *surface.Refusal) {
-		defer func() { s.popupMark.Store(s.ws.BlockedMark()) }()
 		if len(late) > 0 && r.Layer == "" {
 			r.Layer = late[len(late)-1].Layer
 		}
@@ -106,6 +100,18 @@ func (s *session) carryBlocked(ctx context.Context) {
 			r.Layer = mine[len(mine)-1].Layer
 		}
 	})
+}
+
+// otherThanPopups leaves out the popup records, which SayPopups hands out
+// once each.
+func otherThanPopups(recs []browser.Blocked) []browser.Blocked {
+	out := recs[:0:0]
+	for _, b := range recs {
+		if b.Kind != browser.RequestPopup {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // noteBlocked says, in the call's summary, what the boundary stopped on the

@@ -76,6 +76,12 @@ func admitPage(ctx context.Context, t *browser.Tab) *surface.Refusal {
 // page's host is admitted and with no dialog blocking it. fn's context is
 // cancelled the moment a dialog opens.
 func (s *session) onTab(ctx context.Context, t *browser.Tab, fn func(ctx context.Context) *surface.Refusal) *surface.Refusal {
+	return s.onTabSaying(ctx, t, fn, nil)
+}
+
+// onTabSaying is onTab that hands said the popups its result says were
+// closed (see noteBlocked), once fn has returned.
+func (s *session) onTabSaying(ctx context.Context, t *browser.Tab, fn func(ctx context.Context) *surface.Refusal, said func([]browser.Blocked)) *surface.Refusal {
 	if r := admitPage(ctx, t); r != nil {
 		return r
 	}
@@ -85,7 +91,13 @@ func (s *session) onTab(ctx context.Context, t *browser.Tab, fn func(ctx context
 	var ref *surface.Refusal
 	mark := s.ws.BlockedMark()
 	// The call's authority decides the tab's requests while it holds it.
-	defer func() { noteBlocked(ctx, s.ws.BlockedSince(mark, t.Handle())) }()
+	defer func() {
+		popups := s.ws.SayPopups(mark, t.Handle())
+		noteBlocked(ctx, append(otherThanPopups(s.ws.BlockedSince(mark, t.Handle())), popups...))
+		if said != nil {
+			said(popups)
+		}
+	}()
 	err := t.Do(governed(ctx), func(ctx context.Context) error {
 		g, stop := t.Guard(ctx)
 		defer stop()
