@@ -129,7 +129,7 @@ func ExecuteKept(ctx context.Context, page *rod.Page, run *Runner, gen uint64, s
 		var raw []byte
 		var err error
 		if i == 0 && kept != "" {
-			raw, err = r.call(keptRequest(kept, script, maxResultChars, group))
+			raw, err = callKept(r, kept, script, maxResultChars, group)
 			if err != nil && handleGone(err) && ctx.Err() == nil {
 				// Its document went away and nothing ran: send the source instead.
 				run.forget(kept)

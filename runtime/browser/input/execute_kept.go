@@ -107,11 +107,34 @@ func (r *Runner) keep(ctx context.Context, page *rod.Page, gen uint64) {
 	}()
 }
 
-// keptRequest is the call that runs script (mode 0) through the kept runner fn.
-func keptRequest(fn proto.RuntimeRemoteObjectID, script string, maxChars int, group string) proto.RuntimeCallFunctionOn {
+// callKept runs script (mode 0) through the kept runner fn. The call does
+// not await a promise. Runtime.callFunctionOn told to await answers even a
+// plain value only after the command sent behind it (measured), and then
+// settling's probe, sent right behind the script, proves nothing and is
+// sent again. So a value comes back at once, in the task that ran the
+// script. A promise comes back as a handle, is awaited with
+// Runtime.awaitPromise, and is released after.
+func callKept(r *run, fn proto.RuntimeRemoteObjectID, script string, maxChars int, group string) ([]byte, error) {
 	args := []*proto.RuntimeCallArgument{{Value: gson.New(0)}, {Value: gson.New(script)}, {Value: gson.New(nil)}, {Value: gson.New(runnerUnits(maxChars))}}
-	return proto.RuntimeCallFunctionOn{ObjectID: fn, FunctionDeclaration: keptCall, Arguments: args,
-		ObjectGroup: group, ReturnByValue: true, AwaitPromise: true}
+	raw, err := r.call(proto.RuntimeCallFunctionOn{ObjectID: fn, FunctionDeclaration: keptCall, Arguments: args, ObjectGroup: group})
+	if err != nil {
+		return nil, err
+	}
+	var res struct {
+		Result struct {
+			Subtype  string                      `json:"subtype"`
+			ObjectID proto.RuntimeRemoteObjectID `json:"objectId"`
+		} `json:"result"`
+		ExceptionDetails json.RawMessage `json:"exceptionDetails"`
+	}
+	if json.Unmarshal(raw, &res) != nil || res.ExceptionDetails != nil || res.Result.Subtype != "promise" || res.Result.ObjectID == "" {
+		return raw, nil
+	}
+	raw, err = r.call(proto.RuntimeAwaitPromise{PromiseObjectID: res.Result.ObjectID, ReturnByValue: true})
+	if err == nil {
+		_ = r.post(proto.RuntimeReleaseObject{ObjectID: res.Result.ObjectID})
+	}
+	return raw, err
 }
 
 // handleGone reports a call refused because the object it named no longer

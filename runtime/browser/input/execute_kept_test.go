@@ -164,3 +164,19 @@ func TestKeptRunnerUnderACSPWithoutEval(t *testing.T) {
 		t.Errorf("synchronous %v, global declaration kept %v", res.Synchronous, len(names) == 1)
 	}
 }
+
+func TestKeptRunnerNavigatingWhileAwaited(t *testing.T) {
+	pages.Store("/kept-away", doc("<p>away</p>"))
+	p := newPage(t, doc(`<p>x</p>`))
+	run := NewRunner()
+	spy(t, p, run, 0)
+	// A promise comes back as a handle and is awaited; the document going
+	// away meanwhile is a navigation, as through the source.
+	_, err := ExecuteKept(tctx(t, 5*time.Second), p, run, 0, "setTimeout(() => location.href = '/kept-away', 10); new Promise(() => {})", 3*time.Second, 100, "")
+	if KindOf(err) != KindNavigated {
+		t.Fatalf("error %v, want KindNavigated", err)
+	}
+	if !waitJS(t, p, "location.pathname === '/kept-away' && document.readyState === 'complete'", 2*time.Second) {
+		t.Fatal("page did not navigate")
+	}
+}

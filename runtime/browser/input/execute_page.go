@@ -25,7 +25,7 @@ import (
 // fn, an async arrow the script was spliced into (top-level await; a page whose eval is refused).
 // units is how many UTF-16 units of text the page keeps (runnerUnits). The source is the same for
 // every call, so a document can keep it (execute_kept.go).
-const runnerFn = `async function (mode, src, fn, units) {
+const runnerFn = `function (mode, src, fn, units) {
 	const cut = (s) => {
 		if (typeof s !== "string") s = "";
 		if (s.length <= units) return "0" + s;
@@ -88,7 +88,12 @@ const runnerFn = `async function (mode, src, fn, units) {
 		}
 		return describe(v);
 	};
-	let v, late = mode === 1;
+	const thrown = (late, e) => {
+		if (isError(e)) return (late ? "T" : "t") + cut(String(e));
+		const t = typeof e === "object" && e !== null && !isNode(e) && !special.has(tag(e)) ? json(e) : undefined;
+		return (late ? "T" : "t") + cut("Uncaught " + (t === undefined ? text(e) : t));
+	};
+	let v;
 	try {
 		if (mode === 0) {
 			let ok = false;
@@ -98,16 +103,19 @@ const runnerFn = `async function (mode, src, fn, units) {
 		} else {
 			v = fn();
 		}
-		if (v instanceof Promise) {
-			late = true;
-			v = await v;
-		}
 	} catch (e) {
-		if (isError(e)) return (late ? "T" : "t") + cut(String(e));
-		const t = typeof e === "object" && e !== null && !isNode(e) && !special.has(tag(e)) ? json(e) : undefined;
-		return (late ? "T" : "t") + cut("Uncaught " + (t === undefined ? text(e) : t));
+		return thrown(mode === 1, e);
 	}
-	return (late ? "V" : "v") + cut(text(v));
+	// A value is answered in the task that ran the script, so a command sent
+	// right behind this one is answered after it; only a promise waits.
+	if (!(v instanceof Promise)) return (mode === 1 ? "V" : "v") + cut(text(v));
+	return (async () => {
+		try {
+			return "V" + cut(text(await v));
+		} catch (e) {
+			return thrown(true, e);
+		}
+	})();
 }`
 
 // runnerUnits is how many UTF-16 units the page keeps for maxChars code points: every code point
