@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 PKGS := ./...
-FUZZTIME ?= 15s
+FUZZTIME ?= 50000x
 
 .PHONY: all demo test race generate check-generated lint staticcheck bench bench-live fuzz build browser clean dist cross clients
 

@@ -99,26 +99,35 @@ func (v *value) write(w *bytes.Buffer) error {
 }
 
 // table says whether an array is written as a table: two or more elements,
-// every one an object.
+// every one an object, and at least half the table's cells filled. A table
+// holds elements times distinct keys cells, and the ones an element lacks
+// are null: a sparse one is longer than the array it replaces, and its size
+// would grow with the square of the input's.
 func (v *value) table() bool {
 	if len(v.elems) < 2 {
 		return false
 	}
+	keys := 0
+	seen := map[string]bool{}
 	for _, e := range v.elems {
 		if e.kind != '{' {
 			return false
 		}
+		keys += len(e.keys)
+		for _, k := range e.keys {
+			seen[k] = true
+		}
 	}
-	return true
+	return 2*keys >= len(v.elems)*len(seen)
 }
 
 func (v *value) writeTable(w *bytes.Buffer) error {
 	var cols []string
-	seen := map[string]bool{}
+	col := map[string]int{}
 	for _, e := range v.elems {
 		for _, k := range e.keys {
-			if !seen[k] {
-				seen[k] = true
+			if _, ok := col[k]; !ok {
+				col[k] = len(cols)
 				cols = append(cols, k)
 			}
 		}
@@ -130,16 +139,16 @@ func (v *value) writeTable(w *bytes.Buffer) error {
 	}
 	rows := []*value{head}
 	for _, e := range v.elems {
-		row := &value{kind: '['}
-		for _, k := range cols {
-			cell := null
-			for i, ek := range e.keys {
-				if ek == k {
-					cell = e.vals[i]
-					break
-				}
+		row := &value{kind: '[', elems: make([]*value, len(cols))}
+		for i, k := range e.keys {
+			if j := col[k]; row.elems[j] == nil { // the first of a repeated key
+				row.elems[j] = e.vals[i]
 			}
-			row.elems = append(row.elems, cell)
+		}
+		for j, c := range row.elems {
+			if c == nil {
+				row.elems[j] = null
+			}
 		}
 		rows = append(rows, row)
 	}

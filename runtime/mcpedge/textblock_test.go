@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -55,5 +56,39 @@ func TestTextJSONHoldsEveryFactOnce(t *testing.T) {
 		if err := textJSON(&out, []byte(bad)); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
+	}
+}
+
+// TestSparseListStaysAList: a list of objects whose table would be mostly
+// null stays a list. Its table would have elements times distinct keys
+// cells, so a hostile list of n single-key objects would cost n² cells
+// (the projection hung a fuzz worker on such an input).
+func TestSparseListStaysAList(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString(`{"status":"succeeded","facts":{"items":[`)
+	for i := 0; i < 3000; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"k` + strconv.Itoa(i) + `":1}`)
+	}
+	b.WriteString(`]}}`)
+	var out bytes.Buffer
+	if err := textJSON(&out, b.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() > b.Len() {
+		t.Fatalf("text JSON of %d bytes grew to %d", b.Len(), out.Len())
+	}
+	if !bytes.Contains(out.Bytes(), []byte(`"items":[{"k0":1},{"k1":1}`)) {
+		t.Fatalf("not written as a list: %.120s", out.Bytes())
+	}
+	// Half the cells filled is still a table.
+	out.Reset()
+	if err := textJSON(&out, []byte(`{"facts":{"items":[{"a":1,"b":2},{"a":3},{"c":4,"a":5}]}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"facts":{"items":[["a","b","c"],[1,2,null],[3,null,null],[5,null,4]]}}`; out.String() != want {
+		t.Fatalf("got %s, want %s", out.String(), want)
 	}
 }
