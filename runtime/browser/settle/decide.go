@@ -84,7 +84,10 @@ type Event struct {
 	Kind    Kind
 	At      time.Time
 	Request string // RequestStarted, RequestEnded
-	Probe   Probe  // Probed
+	// Loader is the document loader a request belongs to (RequestStarted),
+	// or the one a committed document was loaded by (Committed).
+	Loader string
+	Probe  Probe // Probed
 }
 
 // Probe is one report of the page-side probe (ProbeJS).
@@ -171,7 +174,7 @@ type State struct {
 
 	navigating bool
 	navSeen    bool // the browser announced a main-frame navigation
-	inflight   map[string]bool
+	inflight   map[string]string // request id -> its document's loader
 	opens      int
 	adopted    int
 
@@ -187,7 +190,7 @@ type State struct {
 
 // New returns an empty State.
 func New(cfg Config) *State {
-	return &State{cfg: cfg, inflight: map[string]bool{}}
+	return &State{cfg: cfg, inflight: map[string]string{}}
 }
 
 // Decide folds events into a fresh State and decides at now.
@@ -244,20 +247,30 @@ func (s *State) Add(e Event) {
 		s.navigating, s.navSeen = false, true
 		s.lastEvent = e.At
 	case Committed:
-		// A new document: the probe's reports were about the old one.
+		// A new document: the probe's reports were about the old one, and
+		// the old one's requests are gone with it. Chromium ends some with
+		// no event: a favicon fetch the navigation cut short was never
+		// reported finished or failed, and held the call to its bound.
 		s.navSeen = true
 		s.domLive, s.last, s.ready = false, nil, ""
 		s.lastEvent = e.At
+		if e.Loader != "" {
+			for id, l := range s.inflight {
+				if l != e.Loader {
+					delete(s.inflight, id)
+				}
+			}
+		}
 	case WindowOpened:
 		s.opens++
 		s.lastEvent = e.At
 	case TabAdopted:
 		s.adopted++
 	case RequestStarted:
-		s.inflight[e.Request] = true
+		s.inflight[e.Request] = e.Loader
 		s.lastEvent = e.At
 	case RequestEnded:
-		if s.inflight[e.Request] {
+		if _, ok := s.inflight[e.Request]; ok {
 			delete(s.inflight, e.Request)
 			s.lastEvent = e.At
 		}

@@ -90,6 +90,32 @@ func TestRequestThatNeverAnswersHoldsToTheBound(t *testing.T) {
 	}
 }
 
+// Recorded under load (TestWatchFollowsANavigation, 1 run in about 100): the
+// old document fetched its favicon just before the click, the link's
+// navigation cut it short, and Chromium never said it finished or failed.
+// The commit of the new document ends it; the new document's own requests
+// still hold.
+func TestCommitEndsTheOldDocumentsRequests(t *testing.T) {
+	started := func(ms float64, id, loader string) Event {
+		return Event{Kind: RequestStarted, At: at(ms), Request: id, Loader: loader}
+	}
+	evs := []Event{quiet, started(1, "14694.2", "old"), ev(Acked, 2), ev(NavRequested, 2.5),
+		started(3, "nav", "new"), ev(LoadStarted, 4), req(RequestEnded, 15, "nav"),
+		{Kind: Committed, At: at(20), Loader: "new"}, started(25, "14694.4", "new")}
+	if v := Decide(cfg(), evs, at(26)); v.Pending != 1 || v.Settled {
+		t.Fatalf("the new document's favicon is pending: %+v", v)
+	}
+	evs = append(evs, req(RequestEnded, 30, "14694.4"), ev(LoadStopped, 40), ev(Synced, 41))
+	if v := Decide(cfg(), evs, at(41)); !v.Settled || v.Pending != 0 {
+		t.Fatalf("the old document's request still holds: %+v", v)
+	}
+	// Without the commit's loader nothing is dropped.
+	evs = []Event{quiet, started(1, "a", "old"), ev(Acked, 2), ev(Committed, 20), ev(Synced, 41)}
+	if v := Decide(cfg(), evs, at(41)); v.Pending != 1 {
+		t.Fatalf("%+v", v)
+	}
+}
+
 func TestNavigationHoldsUntilLoadStops(t *testing.T) {
 	evs := []Event{quiet, ev(NavRequested, 1), ev(Acked, 2), same(3)}
 	if v := Decide(cfg(), evs, at(3)); v.Settled || !v.Loading {

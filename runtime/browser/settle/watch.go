@@ -281,7 +281,7 @@ func (wt *Watch) record(method string, params json.RawMessage) {
 		if json.Unmarshal(params, &p) != nil || p.Frame == nil || p.Frame.ID != wt.frame {
 			return
 		}
-		e.Kind = Committed
+		e.Kind, e.Loader = Committed, string(p.Frame.LoaderID)
 	case "Page.windowOpen":
 		e.Kind = WindowOpened
 	case "Network.requestWillBeSent":
@@ -289,7 +289,7 @@ func (wt *Watch) record(method string, params json.RawMessage) {
 		if json.Unmarshal(params, &p) != nil || ignoredRequests[p.Type] {
 			return
 		}
-		e.Kind, e.Request = RequestStarted, string(p.RequestID)
+		e.Kind, e.Request, e.Loader = RequestStarted, string(p.RequestID), string(p.LoaderID)
 	case "Network.loadingFinished":
 		var p proto.NetworkLoadingFinished
 		if json.Unmarshal(params, &p) != nil {
