@@ -173,7 +173,7 @@ type State struct {
 	failedAt  time.Time // latest BarrierFailed
 
 	navigating bool
-	navSeen    bool // the browser announced a main-frame navigation
+	navSeen    bool              // the browser announced a main-frame navigation
 	inflight   map[string]string // request id -> its document's loader
 	opens      int
 	adopted    int
