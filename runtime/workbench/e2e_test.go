@@ -156,7 +156,7 @@ func TestWorkbenchEndToEnd(t *testing.T) {
 
 	// Tabs: the agent's tab, and its live view.
 	p.MustElement(`nav a[data-dest="tabs"]`).MustClick()
-	p.MustElement(`#tab-list li[data-tab="` + tab + `"]`).MustClick()
+	clickListed(t, p, `#tab-list li[data-tab="`+tab+`"]`)
 	eventually(t, "a first frame", func() bool { return seq(t, p) >= 1 })
 	if p.MustElement("#live-handoff").MustVisible() {
 		t.Fatal("a handoff is shown before any")

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -263,4 +264,16 @@ func eventually(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// clickListed clicks the element sel names in a list the workbench
+// re-renders as it polls: an element found just before a re-render is
+// detached by the time it is clicked, so the click is tried on a fresh
+// lookup until one lands.
+func clickListed(t *testing.T, p *rod.Page, sel string) {
+	t.Helper()
+	eventually(t, "a click on "+sel, func() bool {
+		el, err := p.Timeout(5 * time.Second).Element(sel)
+		return err == nil && el.CancelTimeout().Click(proto.InputMouseButtonLeft, 1) == nil
+	})
 }

@@ -22,7 +22,7 @@ func TestRecordingsPlayable(t *testing.T) {
 	}
 	p := personPage(t)
 	p.MustElement(`nav a[data-dest="recordings"]`).MustClick()
-	p.MustElement(`#recording-list li[data-recording="` + rec + `"] button`).MustClick()
+	clickListed(t, p, `#recording-list li[data-recording="`+rec+`"] button`)
 	eventually(t, "the replay plays", func() bool {
 		return text(t, p, `() => { const i = document.getElementById('recording-player'); return String(!i.hidden && i.complete && i.naturalWidth > 0) }`) == "true"
 	})
