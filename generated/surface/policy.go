@@ -219,6 +219,13 @@ var PolicySettings = []PolicySetting{{
 	Pointer: "/audit/keep",
 	Type:    "integer",
 }, {
+	Doc:     "Whether every call that reaches the browser needs the audit: when `true`, a line saying the call begins is written and fsynced before it runs, and while the audit cannot be written every tool but `policy_explain` is refused `audit_unavailable`. When `false`, only calls that act, write or execute are refused; reads and navigations run, their lines held in memory until the audit can be written. Unset: `true` when the organization layer sets `audit.path`, else `false`. A lower layer may turn it on, never off.",
+	Key:     "audit.required",
+	Narrow:  "order",
+	Order:   []string{"true", "false"},
+	Pointer: "/audit/required",
+	Type:    "boolean",
+}, {
 	Doc:     "Directories `browser_upload` may read from (absolute; symlinks and `..` are resolved before the check). Absent: the MCP roots the client advertised, else the server's working directory. Each root of a lower layer must lie inside a root of every higher layer's list.",
 	Key:     "files.read_roots",
 	Narrow:  "within",
@@ -591,12 +598,13 @@ type PolicyAudit struct {
 	Path     string `json:"path,omitzero"`      // Absolute path of the audit file (default `$XDG_STATE_HOME/ghostlight/audit.jsonl`). Once a higher layer sets it, a lower layer may only repeat it.
 	MaxBytes *int   `json:"max_bytes,omitzero"` // Size at which the audit file rotates. A lower layer may raise it, never lower it.
 	Keep     *int   `json:"keep,omitzero"`      // Rotated audit files kept. A lower layer may raise it, never lower it.
+	Required *bool  `json:"required,omitzero"`  // Whether every call that reaches the browser needs the audit: when `true`, a line saying the call begins is written and fsynced before it runs, and while the audit cannot be written every tool but `policy_explain` is refused `audit_unavailable`. When `false`, only calls that act, write or execute are refused; reads and navigations run, their lines held in memory until the audit can be written. Unset: `true` when the organization layer sets `audit.path`, else `false`. A lower layer may turn it on, never off.
 }
 
-var policyAuditKeys = []string{"path", "max_bytes", "keep"}
+var policyAuditKeys = []string{"path", "max_bytes", "keep", "required"}
 
 func (o *PolicyAudit) decode(d []byte, p *support.Path, extra string) *support.Error {
-	var raw [3]support.Span
+	var raw [4]support.Span
 	if err := support.Members(d, p, policyAuditKeys, raw[:], extra); err != nil {
 		return err
 	}
@@ -626,6 +634,14 @@ func (o *PolicyAudit) decode(d []byte, p *support.Path, extra string) *support.E
 			return err
 		}
 		o.Keep = &v
+	}
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "required")
+		v, err := support.DecBool(d[r.Start:r.End], p)
+		if err != nil {
+			return err
+		}
+		o.Required = &v
 	}
 	return nil
 }
@@ -782,6 +798,10 @@ func (o *Policy) Lookup(pointer string) (any, bool) {
 	case "/audit/keep":
 		if o.Audit != nil && o.Audit.Keep != nil {
 			return *o.Audit.Keep, true
+		}
+	case "/audit/required":
+		if o.Audit != nil && o.Audit.Required != nil {
+			return *o.Audit.Required, true
 		}
 	case "/files/read_roots":
 		if o.Files != nil && o.Files.ReadRoots != nil {

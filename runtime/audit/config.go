@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
@@ -72,3 +74,12 @@ func (c Config) Resolve() (Config, error) {
 func lockPath(path string) string { return path + ".lock" }
 
 func rotated(path string, i int) string { return fmt.Sprintf("%s.%d", path, i) }
+
+// rotatedIndex is i for Path.i (0 for Path itself or another name).
+func rotatedIndex(path, name string) int {
+	n, err := strconv.Atoi(strings.TrimPrefix(name, path+"."))
+	if err != nil || n < 1 || !strings.HasPrefix(name, path+".") {
+		return 0
+	}
+	return n
+}

@@ -131,7 +131,11 @@ func readFile(path, name string, f Filter) ([]Entry, int, error) {
 			continue
 		}
 		var r Record
-		if json.Unmarshal(line, &r) != nil || r.V < 1 || r.V > Version || r.Invocation == "" {
+		err := json.Unmarshal(line, &r)
+		if err == nil && (r.Kind == KindFile || r.Kind == KindBegin) && r.V <= Version {
+			continue // a file header, or a call's begin line: its outcome is the call's line
+		}
+		if err != nil || r.V < 1 || r.V > Version || r.Invocation == "" {
 			bad++
 			continue
 		}

@@ -22,9 +22,14 @@ const (
 // interlock that refuses to change anything unaudited.
 const LayerAudit = "audit"
 
+// KindBegin marks the line a required audit writes before a call runs:
+// who is about to do what, with no outcome yet.
+const KindBegin = "begin"
+
 // Version is the line format; a reader skips lines of a newer version it
-// cannot read.
-const Version = 1
+// cannot read. Version 2 chains the lines (seq, prev) and starts every file
+// with a header (chain.go).
+const Version = 2
 
 // Record is one line of the audit file. Every field is a name, a closed enum
 // value, a host, a count or a time: nothing a page, a user or a model typed.
@@ -52,4 +57,11 @@ type Record struct {
 	DurationMS float64  `json:"duration_ms"`
 	// Policy is the digest of the configured authority in force.
 	Policy string `json:"policy"`
+	// Kind is "" for a call's outcome and KindBegin for the line written
+	// before a call runs while the audit is required (Writer.Begin).
+	Kind string `json:"kind,omitempty"`
+	// Seq numbers the line in the chain; Prev is the hash of the line before
+	// it (chain.go). The writer fills both.
+	Seq  uint64 `json:"seq,omitempty"`
+	Prev string `json:"prev,omitempty"`
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
@@ -31,7 +32,13 @@ type Writer struct {
 	lk     *os.File // the lock file beside the audit (lockPath), held open
 	failed *Error   // the last failure; nil while healthy
 
-	pending   [][]byte // lines not yet on disk, oldest first
+	// The chain's end as this writer left it (chain.go): the file it wrote
+	// last, that file's size after the write, and its last line.
+	tipFile os.FileInfo
+	tipSize int64
+	tip     tip
+
+	pending   []Record // records not yet on disk, oldest first
 	dropped   int      // lines lost because pending was full
 	dirWarned bool
 	log       *slog.Logger
@@ -125,6 +132,9 @@ func (w *Writer) Ready() error {
 	if w.cfgErr != nil {
 		return w.cfgErr
 	}
+	if w.f != nil && !w.sameFile() {
+		w.closeFile() // moved, removed or replaced: open the path again
+	}
 	if w.f == nil || w.failed != nil || len(w.pending) > 0 {
 		if err := w.flush(nil); err != nil {
 			return err
@@ -136,24 +146,36 @@ func (w *Writer) Ready() error {
 	return nil
 }
 
-// Write appends one record durably (written and fsynced). On failure the
-// line is held in memory and written first by the next write that succeeds.
+// Write appends one record durably (written and fsynced), chained to the
+// line before it. On failure the record is held in memory and written
+// first by the next write that succeeds.
 func (w *Writer) Write(r Record) error {
-	if r.V == 0 {
-		r.V = Version
-	}
-	line, err := json.Marshal(r)
-	if err != nil {
-		return &Error{Cause: CauseOther, Err: err}
-	}
-	line = append(line, '\n')
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.cfgErr != nil {
-		w.hold(line)
+		w.hold(r)
 		return w.cfgErr
 	}
-	return w.flush(line)
+	return w.flush(&r)
+}
+
+// Begin writes the line that a call is about to run (KindBegin), durably,
+// with the held lines before it. Unlike Write it holds nothing on failure:
+// the call it announces is refused and never runs.
+func (w *Writer) Begin(r Record) error {
+	r.Kind = KindBegin
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.cfgErr != nil {
+		return w.cfgErr
+	}
+	recs := append(w.pending[:len(w.pending):len(w.pending)], r)
+	if err := w.append(recs); err != nil {
+		return w.setFailed(err)
+	}
+	w.pending = nil
+	w.recovered()
+	return nil
 }
 
 // Close closes the file; lines still held in memory are lost (and logged).
@@ -171,13 +193,13 @@ func (w *Writer) Close() error {
 	return nil
 }
 
-// flush writes the held lines and line (when not nil) as one append.
-func (w *Writer) flush(line []byte) error {
-	n := len(line)
-	for _, l := range w.pending {
-		n += len(l)
+// flush writes the held records and rec (when not nil) as one append.
+func (w *Writer) flush(rec *Record) error {
+	recs := w.pending
+	if rec != nil {
+		recs = append(recs[:len(recs):len(recs)], *rec)
 	}
-	if n == 0 {
+	if len(recs) == 0 {
 		if w.f == nil {
 			if err := w.open(); err != nil {
 				return w.setFailed(err)
@@ -186,14 +208,9 @@ func (w *Writer) flush(line []byte) error {
 		w.recovered()
 		return nil
 	}
-	buf := make([]byte, 0, n)
-	for _, l := range w.pending {
-		buf = append(buf, l...)
-	}
-	buf = append(buf, line...)
-	if err := w.append(buf); err != nil {
-		if line != nil {
-			w.hold(line)
+	if err := w.append(recs); err != nil {
+		if rec != nil {
+			w.hold(*rec)
 		}
 		return w.setFailed(err)
 	}
@@ -206,9 +223,10 @@ func (w *Writer) flush(line []byte) error {
 	return nil
 }
 
-// append writes buf at the end of the file under the lock, rotating first
-// when buf would carry the file past max_bytes.
-func (w *Writer) append(buf []byte) error {
+// append writes recs at the end of the file under the lock, each chained
+// to the line before it, rotating first when they would carry the file past
+// max_bytes. A file the writer starts opens with a header (chain.go).
+func (w *Writer) append(recs []Record) error {
 	if err := w.lockCurrent(); err != nil {
 		return err
 	}
@@ -218,12 +236,25 @@ func (w *Writer) append(buf []byte) error {
 		return fail(err, "")
 	}
 	size := st.Size()
+	t, err := w.chainTip(st)
+	if err != nil {
+		w.unlockClose()
+		return fail(err, "")
+	}
+	var head *Header
+	if size == 0 {
+		h := startHeader(w.cfg.Path)
+		head = &h
+	}
+	buf, end := chainLines(head, t, recs)
 	if size > 0 && size+int64(len(buf)) > w.cfg.MaxBytes {
-		if err := w.rotate(); err != nil {
+		h, err := w.rotate(t)
+		if err != nil {
 			w.unlockClose()
 			return err
 		}
 		size = 0
+		buf, end = chainLines(&h, tip{}, recs)
 	}
 	if _, err := w.write(w.f, buf); err != nil {
 		_ = w.f.Truncate(size) // a torn line never stays to corrupt the next one
@@ -235,8 +266,57 @@ func (w *Writer) append(buf []byte) error {
 		w.unlockClose()
 		return fail(err, "")
 	}
+	if st, err := w.f.Stat(); err == nil {
+		w.tipFile, w.tipSize, w.tip = st, st.Size(), end
+	} else {
+		w.tipFile = nil
+	}
 	unlockFile(w.lk)
 	return nil
+}
+
+// chainTip is where the current file's chain ends: what this writer left
+// when the file is as it left it, else read from the file (another server
+// appended). A file shorter than this writer left it lost lines: the chain
+// goes on from the line it remembers, so verify shows the cut.
+func (w *Writer) chainTip(st os.FileInfo) (tip, error) {
+	if st.Size() == 0 {
+		return tip{}, nil
+	}
+	if w.tipFile != nil && os.SameFile(w.tipFile, st) && st.Size() <= w.tipSize {
+		if st.Size() < w.tipSize {
+			w.log.Warn("audit file is shorter than this server left it: lines were removed; the chain keeps its link to the last line written, so audit verify shows the cut", "path", w.cfg.Path, "bytes", st.Size(), "written", w.tipSize)
+		}
+		return w.tip, nil
+	}
+	return tipOf(w.cfg.Path, st.Size())
+}
+
+// chainLines renders the header (when not nil) and the records as lines,
+// each carrying its number in the chain and the hash of the line before.
+func chainLines(head *Header, t tip, recs []Record) ([]byte, tip) {
+	var buf []byte
+	emit := func(seq uint64, line []byte) {
+		buf = append(append(buf, line...), '\n')
+		t = tip{seq: seq, hash: hashLine(line)}
+	}
+	if head != nil {
+		line, _ := json.Marshal(head)
+		emit(head.Seq, line)
+	}
+	for _, r := range recs {
+		r.V, r.Seq, r.Prev = Version, t.seq+1, t.hash
+		line, _ := json.Marshal(r) // a Record holds only strings, numbers and a time
+		emit(r.Seq, line)
+	}
+	return buf, t
+}
+
+// sameFile says whether the path still names the open file.
+func (w *Writer) sameFile() bool {
+	cur, err := os.Lstat(w.cfg.Path)
+	mine, err2 := w.f.Stat()
+	return err == nil && err2 == nil && os.SameFile(cur, mine)
 }
 
 // lockCurrent takes the lock shared by every server writing this audit, and
@@ -256,12 +336,8 @@ func (w *Writer) lockCurrent() error {
 	if err := lockFile(w.lk); err != nil {
 		return fail(err, "")
 	}
-	if w.f != nil {
-		cur, err := os.Lstat(w.cfg.Path)
-		mine, err2 := w.f.Stat()
-		if err != nil || err2 != nil || !os.SameFile(cur, mine) {
-			w.closeFile()
-		}
+	if w.f != nil && !w.sameFile() {
+		w.closeFile()
 	}
 	if w.f == nil {
 		if err := w.open(); err != nil {
@@ -272,26 +348,49 @@ func (w *Writer) lockCurrent() error {
 	return nil
 }
 
-// rotate shifts Path.i to Path.i+1 (dropping Path.keep), Path to Path.1, and
-// opens a fresh Path. It runs holding the lock of the file it rotates.
-func (w *Writer) rotate() error {
+// rotate shifts Path.i to Path.i+1, Path to Path.1, and opens a fresh
+// Path; the files at Path.keep and beyond are removed, each leaving a
+// tombstone in the header it returns for the new file, which continues the
+// chain from t, the end of the file rotated. It runs holding the lock.
+func (w *Writer) rotate(t tip) (Header, error) {
 	p := w.cfg.Path
-	if err := os.Remove(rotated(p, w.cfg.Keep)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fail(err, "")
+	cur, err := summarize(p)
+	if err != nil {
+		return Header{}, fail(err, "")
+	}
+	h := Header{V: Version, Kind: KindFile, Time: time.Now().UTC(), File: cur.file + 1, Seq: t.seq + 1, Prev: t.hash}
+	files, err := Files(p)
+	if err != nil {
+		return Header{}, fail(err, "")
+	}
+	for i := len(files) - 1; i >= 1; i-- { // oldest first
+		if rotatedIndex(p, files[i]) < w.cfg.Keep {
+			continue
+		}
+		s, err := summarize(files[i])
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return Header{}, fail(err, "")
+		}
+		if err == nil {
+			h.Dropped = append(h.Dropped, Tombstone{File: s.file, Lines: s.lines, FirstSeq: s.first, LastSeq: s.last, Last: s.lastHash, Keep: w.cfg.Keep})
+		}
+		if err := os.Remove(files[i]); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return Header{}, fail(err, "")
+		}
 	}
 	for i := w.cfg.Keep - 1; i >= 1; i-- {
 		if err := os.Rename(rotated(p, i), rotated(p, i+1)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fail(err, "")
+			return Header{}, fail(err, "")
 		}
 	}
 	if err := os.Rename(p, rotated(p, 1)); err != nil {
-		return fail(err, "")
+		return Header{}, fail(err, "")
 	}
 	old := w.f
 	w.f = nil
-	err := w.open()
+	err = w.open()
 	_ = old.Close()
-	return err
+	return h, err
 }
 
 // open creates the directory (0700) and opens the file (0600) for append.
@@ -374,12 +473,12 @@ func (w *Writer) unlockClose() {
 	w.closeFile()
 }
 
-func (w *Writer) hold(line []byte) {
+func (w *Writer) hold(r Record) {
 	if len(w.pending) >= surface.AuditPendingLinesMax {
 		w.pending = w.pending[1:]
 		w.dropped++
 	}
-	w.pending = append(w.pending, line)
+	w.pending = append(w.pending, r)
 }
 
 // setFailed records err as the writer's state, logging a new cause once.

@@ -38,6 +38,9 @@ func widening(s surface.PolicySetting, hi, lo Layer, v any) []Problem {
 	}
 	var out []Problem
 	hv, hok := hi.policy.Lookup(s.Pointer)
+	if s.Pointer == auditRequiredPointer {
+		hv, hok = impliedAuditRequired(hi) // auditrequired.go
+	}
 	switch s.Narrow {
 	case surface.PolicyNarrowOrder:
 		if hok && rank(&s, v) > rank(&s, hv) {

@@ -13,28 +13,51 @@ import (
 )
 
 // readOnly is the one capability a call may need and still run while the
-// audit cannot be written.
+// audit cannot be written, unless the audit is required.
 var readOnly = surface.CapsOf([]string{string(surface.CapabilityRead)})
 
-// auditGate refuses a call that would change anything (a capability beyond
-// read) while the durable audit cannot be written: nothing runs unaudited.
-// Reads, and composites (whose steps are gated one by one), go on.
-func (p *Pipeline) auditGate(tool string, n surface.Needs) (surface.Outcome, bool) {
-	if p.journal == nil || n.Caps&^readOnly == 0 {
+// auditGate refuses a call the audit cannot vouch for, before the browser
+// is touched. While the audit cannot be written, a call that would change
+// anything (a capability beyond read) is refused; with audit.required, so
+// is every tool the catalog marks as reaching the open world (everything
+// but policy_explain), and a call runs only once its begin line is on disk,
+// so nothing reaches the browser unrecorded even when the file fails
+// between two calls. Composites are gated as a whole and step by step.
+func (p *Pipeline) auditGate(inv *Invocation, entry *surface.Tool, args surface.Args, n surface.Needs, start time.Time) (surface.Outcome, bool) {
+	if p.journal == nil {
 		return surface.Outcome{}, false
 	}
-	err := p.journal.Ready()
+	required := false
+	if inv.Authority != nil {
+		required, _ = inv.Authority.AuditRequired()
+	}
+	var err error
+	switch {
+	case required && entry.Annotations.OpenWorld:
+		line := p.record(inv, start, args, "", "", nil, nil).Line()
+		err = p.journal.Begin(line)
+	case n.Caps&^readOnly != 0:
+		err = p.journal.Ready()
+	}
 	if err == nil {
 		return surface.Outcome{}, false
 	}
-	cause := audit.CauseOf(err)
+	return auditRefusal(inv.Tool, audit.CauseOf(err), required), true
+}
+
+// auditRefusal is the answer to a call the audit gate refused.
+func auditRefusal(tool, cause string, required bool) surface.Outcome {
+	still := "Reads still work."
+	if required {
+		still = "The audit is required, so only policy_explain answers until it can be written."
+	}
 	return surface.Outcome{
 		Refusal:    &surface.Refusal{Reason: surface.ReasonAuditUnavailable, Message: "the audit log cannot be written: " + cause},
 		Effect:     surface.EffectNone,
 		RepeatSafe: true,
-		Summary:    tool + " was not run: the audit log cannot be written (" + cause + "), and Ghostlight changes nothing unaudited. Reads still work.",
+		Summary:    tool + " was not run: the audit log cannot be written (" + cause + "), and Ghostlight changes nothing unaudited. " + still,
 		NextSteps:  []string{"Ask the user to make the audit log writable again, then call " + tool + " again."},
-	}, true
+	}
 }
 
 // follower is a journal that follows the policy's audit settings

@@ -93,10 +93,13 @@ type Auditor func(AuditRecord)
 
 // Journal is the durable audit (audit.Writer). Write is called for every
 // invocation before its result is returned; Ready before every call that
-// would change anything, which is refused audit_unavailable when it fails.
+// would change anything, which is refused audit_unavailable when it fails;
+// Begin, under audit.required, before every call that reaches the browser.
 type Journal interface {
 	Ready() error
 	Write(audit.Record) error
+	// Begin writes, durably, that a call is about to run (audit.required).
+	Begin(audit.Record) error
 }
 
 // Pipeline is the one invocation path.
@@ -299,7 +302,7 @@ func (p *Pipeline) run(ctx context.Context, inv *Invocation, entry *surface.Tool
 	if r := inv.Authority.Admit(needs); r != nil {
 		return p.finish(inv, start, args, nil, surface.Outcome{Refusal: r})
 	}
-	if out, refused := p.auditGate(inv.Tool, needs); refused {
+	if out, refused := p.auditGate(inv, entry, args, needs, start); refused { // audit.go
 		return p.finish(inv, start, args, nil, out)
 	}
 	ctx = context.WithValue(ctx, ctxKey{}, inv)

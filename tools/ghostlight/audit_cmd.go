@@ -15,6 +15,9 @@ import (
 // auditCmd prints the last lines of the audit (rotated files included) for
 // a person, or as the JSON lines themselves with --json.
 func auditCmd(args []string, out io.Writer) error {
+	if len(args) > 0 && args[0] == "verify" {
+		return auditVerifyCmd(args[1:], out)
+	}
 	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
 	path := fs.String("audit-path", os.Getenv("GHOSTLIGHT_AUDIT_PATH"), "the audit file (env GHOSTLIGHT_AUDIT_PATH); default $XDG_STATE_HOME/ghostlight/audit.jsonl")
 	n := fs.Int("n", 20, "how many lines (the last ones); 0 prints every line")
@@ -25,6 +28,7 @@ func auditCmd(args []string, out io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the matching lines as written (JSON lines)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: ghostlight audit [-n N] [--session S] [--tool T] [--status S] [--json] [--audit-path FILE]")
+		fmt.Fprintln(fs.Output(), "       ghostlight audit verify [--audit-path FILE] [FILE]   check the hash chain across the kept files")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

@@ -68,6 +68,7 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `usage: ghostlight serve [flags]   run the MCP server (stdio unless --http)
        ghostlight explain [flags] print the policy in force, with its files
        ghostlight audit [flags]   print the audit's last lines (-h for filters)
+       ghostlight audit verify [FILE]  check the audit's hash chain; non-zero on a break
        ghostlight install         prepare the installed browsers for this installation
        ghostlight open NAME       open a prepared browser (chromium, chrome, edge, brave, …)
        ghostlight version
