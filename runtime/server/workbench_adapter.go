@@ -65,12 +65,13 @@ func (s *Server) Workbench(o WorkbenchOptions) (*workbench.Workbench, error) {
 		return ""
 	}
 	wb, err := workbench.New(workbench.Options{
-		Browser:   workbenchBrowser{b: s.browser, h: s.handler},
-		Policy:    s.policy,
-		AuditPath: auditPath,
-		Guard:     mcpedge.Guard(o.AllowedHosts, o.AllowedOrigins),
-		Limits:    WorkbenchLimits(),
-		Logger:    s.log,
+		Browser:     workbenchBrowser{b: s.browser, h: s.handler},
+		Policy:      s.policy,
+		AuditPath:   auditPath,
+		AuditStatus: func() string { return auditStatus(s.journal, s.policy()) },
+		Guard:       mcpedge.Guard(o.AllowedHosts, o.AllowedOrigins),
+		Limits:      WorkbenchLimits(),
+		Logger:      s.log,
 	})
 	if err != nil {
 		return nil, err

@@ -18,6 +18,8 @@ func (w *Workbench) api(rw http.ResponseWriter, r *http.Request, name string) {
 		writeJSON(rw, map[string]any{"poll_ms": w.o.Limits.PollMs})
 	case name == "policy" && get:
 		writeJSON(rw, policyView(w.o.Policy()))
+	case name == "status" && get:
+		writeJSON(rw, map[string]any{"audit": w.o.AuditStatus()})
 	case name == "activity" && get:
 		w.activity(rw, r)
 	case name == "tabs" && get:

@@ -128,6 +128,9 @@ type Options struct {
 	Policy func() *governance.Authority
 	// AuditPath is the durable audit's file ("" when none is written).
 	AuditPath func() string
+	// AuditStatus says, for the person, why the audit cannot be written and
+	// what is refused meanwhile ("" while it can be): the page's banner.
+	AuditStatus func() string
 	// Guard is the Host and Origin check (mcpedge.Guard).
 	Guard  func(*http.Request) (bool, string)
 	Limits Limits
@@ -153,6 +156,9 @@ func New(o Options) (*Workbench, error) {
 	}
 	if o.AuditPath == nil {
 		o.AuditPath = func() string { return "" }
+	}
+	if o.AuditStatus == nil {
+		o.AuditStatus = func() string { return "" }
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

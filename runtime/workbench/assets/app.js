@@ -289,9 +289,17 @@ async function loadRecordings() {
 
 // ---- Polling ------------------------------------------------------------
 
+// The audit's state, on every page: a banner while it cannot be written.
+async function loadStatus() {
+  const s = await getJSON("status");
+  const b = $("audit-banner");
+  b.textContent = s.audit || "";
+  b.hidden = !s.audit;
+}
+
 async function refresh() {
   try {
-    const jobs = [loadTabs()];
+    const jobs = [loadTabs(), loadStatus()];
     if (dest === "policy") jobs.push(loadPolicy());
     if (dest === "activity") jobs.push(loadActivity());
     if (dest === "recordings") jobs.push(loadRecordings());
