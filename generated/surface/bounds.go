@@ -36,6 +36,11 @@ const (
 	AuditReserveBytesMax = 65536
 )
 
+// AuditScanBufferBytes: Read buffer for streaming an audit file: rotation's tombstone of a removed file and `ghostlight audit verify` read one line at a time through it. (bytes)
+const (
+	AuditScanBufferBytesMax = 65536
+)
+
 // AwaitSplits: Statement splits tried to run a script with top-level await. (count)
 const (
 	AwaitSplitsMax = 12

@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -126,45 +125,25 @@ func tipOf(name string, size int64) (tip, error) {
 	return tip{seq: l.Seq, hash: hashLine(line)}, nil
 }
 
-// summarize reads a whole file, streaming, for its header's file number,
-// its line count and the ends of its chain.
+// summarize streams a whole file for its header's file number, its line
+// count and the ends of its chain.
 func summarize(name string) (fileSummary, error) {
 	var s fileSummary
-	f, err := os.Open(name)
-	if err != nil {
+	if _, err := os.Stat(name); err != nil {
 		return s, err
 	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 64<<10)
-	var last []byte
-	for {
-		line, err := r.ReadBytes('\n')
-		if len(line) > 0 {
-			s.lastComplete = line[len(line)-1] == '\n'
-			line = bytes.TrimSuffix(line, []byte("\n"))
-			var l link
-			_ = json.Unmarshal(line, &l)
-			if s.lines == 0 {
-				s.first = l.Seq
-				if l.Kind == KindFile {
-					s.file = l.File
-				}
+	err := eachLine(name, func(ln readLine, complete bool) bool {
+		if s.lines == 0 {
+			s.first = ln.l.Seq
+			if ln.l.Kind == KindFile {
+				s.file = ln.l.File
 			}
-			s.lines++
-			s.last = l.Seq
-			last = line
 		}
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return s, err
-		}
-	}
-	if last != nil {
-		s.lastHash = hashLine(last)
-	}
-	return s, nil
+		s.lines++
+		s.last, s.lastHash, s.lastComplete = ln.l.Seq, ln.hash, complete
+		return true
+	})
+	return s, err
 }
 
 // startHeader is the header of a file the writer starts without rotating:

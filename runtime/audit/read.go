@@ -124,7 +124,7 @@ func readFile(path, name string, f Filter) ([]Entry, int, error) {
 	var out []Entry
 	bad := 0
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), surface.AuditLineBytesMax)
+	sc.Buffer(make([]byte, 0, surface.AuditScanBufferBytesMax), surface.AuditLineBytesMax)
 	for sc.Scan() {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {

@@ -1,12 +1,20 @@
 package audit
 
 import (
+	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // Problem kinds verify reports.
@@ -50,21 +58,15 @@ type Report struct {
 func (r Report) OK() bool { return len(r.Problems) == 0 }
 
 type readLine struct {
-	raw  []byte
 	hash string
 	l    link
 	ok   bool // parsed as a JSON object
 }
 
-type readFileLines struct {
-	name     string
-	lines    []readLine
-	complete bool // ends with a newline
-}
-
 // Verify checks the chain across the audit file and its rotated siblings,
 // read together under the writers' lock (shared), so a rotation never
-// shows as a break.
+// shows as a break. Files are streamed: memory holds one line (at most
+// audit_line_bytes; a longer one is hashed, not parsed) and the headers.
 func Verify(path string) (Report, error) {
 	var rep Report
 	if lk, err := os.Open(lockPath(path)); err == nil {
@@ -78,23 +80,19 @@ func Verify(path string) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	var files []readFileLines
-	for i := len(names) - 1; i >= 0; i-- {
-		f, err := readChainFile(names[i])
+	slices.Reverse(names) // oldest first
+	// The headers first: the tombstone of the file before the oldest kept
+	// one is in a newer file's header.
+	tombs := map[int]Tombstone{}
+	for _, name := range names {
+		err := eachLine(name, func(ln readLine, _ bool) bool {
+			for _, t := range ln.l.Dropped {
+				tombs[t.File] = t
+			}
+			return false
+		})
 		if err != nil {
 			return rep, err
-		}
-		files = append(files, f)
-		rep.Files = append(rep.Files, f.name)
-	}
-	tombs := map[int]Tombstone{}
-	for _, f := range files {
-		for _, ln := range f.lines {
-			if ln.ok && ln.l.Kind == KindFile {
-				for _, t := range ln.l.Dropped {
-					tombs[t.File] = t
-				}
-			}
 		}
 	}
 	problem := func(file string, line int, kind, format string, a ...any) {
@@ -103,42 +101,45 @@ func Verify(path string) (Report, error) {
 	var prev *readLine // the chain's last line so far
 	prevFile, prevName := 0, ""
 	chained := false
-	for fi, f := range files {
-		fileNo := 0
-		for li := range f.lines {
-			ln := &f.lines[li]
+	for fi, full := range names {
+		name := filepath.Base(full)
+		rep.Files = append(rep.Files, name)
+		fileNo, li := 0, -1
+		err := eachLine(full, func(cur readLine, complete bool) bool {
+			li++
+			ln := &cur
 			rep.Lines++
 			at := li + 1
-			if !ln.ok && li == len(f.lines)-1 && !f.complete {
-				problem(f.name, at, ProblemTruncated, "%s ends inside line %d: it was cut", f.name, at)
-				prev = ln
-				continue
+			defer func() { prev = ln }()
+			if !complete {
+				problem(name, at, ProblemTruncated, "%s ends inside line %d: it was cut", name, at)
+				return true
 			}
 			if !ln.ok {
-				problem(f.name, at, ProblemDamaged, "line %d is not a whole audit line (torn or overwritten)", at)
-				prev = ln
-				continue
+				problem(name, at, ProblemDamaged, "line %d is not a whole audit line (torn or overwritten)", at)
+				return true
 			}
-			if ln.l.Kind == KindFile {
+			switch {
+			case ln.l.Kind == KindFile:
 				if li > 0 {
-					problem(f.name, at, ProblemDamaged, "line %d is a file header in the middle of a file", at)
+					problem(name, at, ProblemDamaged, "line %d is a file header in the middle of a file", at)
 				}
 				fileNo = ln.l.File
-			} else if ln.l.Kind == KindBegin {
+			case ln.l.Kind == KindBegin:
 				rep.Begun++
-			} else if ln.l.Invocation != "" {
+			case ln.l.Invocation != "":
 				rep.Records++
 			}
 			switch {
 			case li == 0 && ln.l.Kind == KindFile:
-				checkFileStart(&rep, problem, fi == 0, f.name, ln, prev, prevFile, prevName, tombs)
+				checkFileStart(&rep, problem, fi == 0, name, ln, prev, prevFile, prevName, tombs)
 				chained = true
 			case li == 0 && ln.l.Prev != "":
-				problem(f.name, at, ProblemStartCut, "%s does not begin with its header: its first lines (before seq %d) were removed", f.name, ln.l.Seq)
+				problem(name, at, ProblemStartCut, "%s does not begin with its header: its first lines (before seq %d) were removed", name, ln.l.Seq)
 				chained = true
 			case ln.l.Prev == "":
 				if chained {
-					problem(f.name, at, ProblemUnlinked, "line %d carries no link to the line before it, after chained lines: it was inserted or rewritten", at)
+					problem(name, at, ProblemUnlinked, "line %d carries no link to the line before it, after chained lines: it was inserted or rewritten", at)
 				} else {
 					rep.Unchained++
 				}
@@ -147,22 +148,22 @@ func Verify(path string) (Report, error) {
 				switch {
 				case prev == nil || !prev.ok: // reported as damaged already
 				case ln.l.Seq == prev.l.Seq+1:
-					problem(f.name, at-1, ProblemEdited, "line %d (seq %d) was changed: the next line's link does not match it", at-1, prev.l.Seq)
+					problem(name, at-1, ProblemEdited, "line %d (seq %d) was changed: the next line's link does not match it", at-1, prev.l.Seq)
 				case ln.l.Seq > prev.l.Seq+1:
-					problem(f.name, at, ProblemGap, "lines seq %d…%d are missing before line %d: deleted", prev.l.Seq+1, ln.l.Seq-1, at)
+					problem(name, at, ProblemGap, "lines seq %d…%d are missing before line %d: deleted", prev.l.Seq+1, ln.l.Seq-1, at)
 				default:
-					problem(f.name, at, ProblemEdited, "line %d (seq %d) does not follow line %d (seq %d): lines were changed or reordered", at, ln.l.Seq, at-1, prev.l.Seq)
+					problem(name, at, ProblemEdited, "line %d (seq %d) does not follow line %d (seq %d): lines were changed or reordered", at, ln.l.Seq, at-1, prev.l.Seq)
 				}
 			default:
 				chained = true
 			}
-			prev = ln
+			return true
+		})
+		if err != nil {
+			return rep, err
 		}
-		if !f.complete && len(f.lines) > 0 && f.lines[len(f.lines)-1].ok {
-			problem(f.name, len(f.lines), ProblemTruncated, "%s ends inside a line: it was cut", f.name)
-		}
-		if fileNo != 0 || len(f.lines) > 0 {
-			prevFile, prevName = fileNo, f.name
+		if li >= 0 {
+			prevFile, prevName = fileNo, name
 		}
 	}
 	if prev != nil {
@@ -201,25 +202,48 @@ func checkFileStart(rep *Report, problem func(string, int, string, string, ...an
 	}
 }
 
-func readChainFile(name string) (readFileLines, error) {
-	f := readFileLines{name: filepath.Base(name), complete: true}
-	file, err := os.Open(name)
+// eachLine streams a file's lines to fn (each hashed whole, parsed when
+// at most audit_line_bytes long; complete false for a last line without
+// its newline) until fn returns false.
+func eachLine(name string, fn func(ln readLine, complete bool) bool) error {
+	f, err := os.Open(name)
 	if err != nil {
-		return f, err
-	}
-	defer file.Close()
-	data, err := io.ReadAll(file)
-	if err != nil {
-		return f, err
-	}
-	f.complete = len(data) == 0 || data[len(data)-1] == '\n'
-	for _, raw := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
-		if len(data) == 0 {
-			break
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // rotated away meanwhile (another reader without the lock)
 		}
-		ln := readLine{raw: raw, hash: hashLine(raw)}
-		ln.ok = json.Unmarshal(raw, &ln.l) == nil && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{"))
-		f.lines = append(f.lines, ln)
+		return err
 	}
-	return f, nil
+	defer f.Close()
+	r := bufio.NewReaderSize(f, surface.AuditScanBufferBytesMax)
+	for {
+		h := sha256.New()
+		var buf []byte
+		over, got := false, false
+		for {
+			chunk, err := r.ReadSlice('\n')
+			got = got || len(chunk) > 0
+			body := bytes.TrimSuffix(chunk, []byte("\n"))
+			h.Write(body)
+			if !over && len(buf)+len(body) <= surface.AuditLineBytesMax {
+				buf = append(buf, body...)
+			} else {
+				over, buf = true, nil
+			}
+			if err == nil || (errors.Is(err, io.EOF) && got) {
+				ln := readLine{hash: HashPrefix + hex.EncodeToString(h.Sum(nil))}
+				ln.ok = !over && bytes.HasPrefix(bytes.TrimSpace(buf), []byte("{")) && json.Unmarshal(buf, &ln.l) == nil
+				if !fn(ln, err == nil) || err != nil {
+					return nil
+				}
+				break
+			}
+			if errors.Is(err, bufio.ErrBufferFull) {
+				continue
+			}
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
 }
