@@ -24,6 +24,17 @@ func TestAuditRequired(t *testing.T) {
 			t.Errorf("org %q user %q: required %v by %s, want %v by %s", c.org, c.user, got, layer, c.want, c.layer)
 		}
 	}
+	// policy_explain lists it while in force, implied or written.
+	cfg, _ := layers(t, `audit: path: "/var/log/g/audit.jsonl"`, "", "")
+	found := false
+	for _, l := range mustLoad(t, cfg).Explain().Settings {
+		if l.Key == "audit.required" {
+			found = l.Value == "true" && l.Layer == "organization"
+		}
+	}
+	if !found {
+		t.Errorf("explain does not list audit.required true (organization): %+v", mustLoad(t, cfg).Explain().Settings)
+	}
 	cfg, p := layers(t, `audit: path: "/var/log/g/audit.jsonl"`, `audit: required: false`, "")
 	loadErr(t, cfg, "the user layer widens audit.required", p[1]+":1:")
 	cfg, _ = layers(t, `audit: required: true`, "", `audit: required: false`)

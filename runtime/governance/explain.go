@@ -92,6 +92,10 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 		if s.Pointer == "/browser/isolation" && !set {
 			v = a.isolation
 		}
+		if s.Pointer == auditRequiredPointer { // listed when in force, implied by audit.path too
+			r, l := a.AuditRequired()
+			v, layer, set = r, l, set || r
+		}
 		if !set && s.Pointer != "/privacy/preserve_target_names" && s.Pointer != "/browser/isolation" && s.Pointer != "/downloads" {
 			continue
 		}
