@@ -102,7 +102,7 @@ func TestLiveAuditAcknowledgedCallsSurviveSIGKILL(t *testing.T) {
 			user := filepath.Join(dir, "user.cue")
 			os.WriteFile(user, []byte(fmt.Sprintf("audit: {required: %v, max_bytes: %d, keep: %d}\n", required, surface.AuditMaxBytesMin, surface.AuditKeepMax)), 0o600)
 			s, cmd := startStdioEnv(t, []string{"GHOSTLIGHT_USER_POLICY=" + user}, "--audit-path", path)
-			if _, nav := s.call(t, "browser_navigate", map[string]any{"url": page.URL + "/"}); nav.Status != surface.StatusSucceeded {
+			if _, nav := s.call(t, "browser_navigate", map[string]any{"url": page.URL + "/", "timeout_ms": surface.TimeoutMsMax}); nav.Status != surface.StatusSucceeded {
 				t.Fatalf("navigate: %+v", nav)
 			}
 			const healthy, down = 45, 24 // answers in each phase before the switch
@@ -236,4 +236,66 @@ func TestLiveAuditAcknowledgedCallsSurviveSIGKILL(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLiveAuditRecordsTraceParent: a W3C traceparent in a request's _meta
+// is on the call's audit line (begin and outcome under audit.required, and
+// a composite's steps); an invalid one is not recorded.
+func TestLiveAuditRecordsTraceParent(t *testing.T) {
+	page := auditPage(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "audit.jsonl")
+	user := filepath.Join(dir, "user.cue")
+	os.WriteFile(user, []byte("audit: required: true\n"), 0o600)
+	s, _ := startStdioEnv(t, []string{"GHOSTLIGHT_USER_POLICY=" + user}, "--audit-path", path)
+	const tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	call := func(tool string, args map[string]any, trace string) string {
+		req := mcp.CallToolRequest{}
+		req.Params.Name, req.Params.Arguments = tool, args
+		req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{"traceparent": trace}}
+		ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+		defer cancel()
+		res, err := s.c.CallTool(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := json.Marshal(res.StructuredContent)
+		var env surface.Envelope
+		json.Unmarshal(raw, &env)
+		return env.Invocation
+	}
+	nav := call("browser_navigate", map[string]any{"url": page.URL + "/", "timeout_ms": surface.TimeoutMsMax}, tp)
+	seq := call("browser_sequence", map[string]any{"steps": []any{map[string]any{"action": "click", "selector": map[string]any{"name": "Save"}},
+		map[string]any{"action": "wait", "condition": "load_ready"}}}, tp)
+	bad := call("policy_explain", map[string]any{}, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0")
+	files, _ := audit.Files(path)
+	traced := map[string]int{}
+	var lines []audit.Record
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+			var r audit.Record
+			json.Unmarshal(l, &r)
+			lines = append(lines, r)
+			if r.TraceParent == tp {
+				traced[r.Invocation]++
+				if r.Parent == seq {
+					traced["steps"]++
+				}
+			}
+			if r.Invocation == bad && r.TraceParent != "" {
+				t.Fatalf("an invalid traceparent was recorded: %s", l)
+			}
+		}
+	}
+	// navigate and the sequence: a begin line and an outcome each; its two
+	// steps too, linked to the sequence.
+	if traced[nav] != 2 || traced[seq] != 2 || traced["steps"] != 4 {
+		for _, r := range lines {
+			t.Logf("%s %s %s %s %s parent=%s tp=%v", r.Kind, r.Invocation, r.Tool, r.Status, r.Reason, r.Parent, r.TraceParent != "")
+		}
+		t.Fatalf("traced lines %v (nav %s, sequence %s)", traced, nav, seq)
+	}
+	t.Logf("%d lines; traceparent on %v", len(lines), traced)
+
 }

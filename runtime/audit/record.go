@@ -57,6 +57,10 @@ type Record struct {
 	DurationMS float64  `json:"duration_ms"`
 	// Policy is the digest of the configured authority in force.
 	Policy string `json:"policy"`
+	// TraceParent is the W3C traceparent the caller sent in the request's
+	// _meta (validated by the MCP edge), so a gateway's span and this line
+	// join up.
+	TraceParent string `json:"traceparent,omitempty"`
 	// Kind is "" for a call's outcome and KindBegin for the line written
 	// before a call runs while the audit is required (Writer.Begin).
 	Kind string `json:"kind,omitempty"`

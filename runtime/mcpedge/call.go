@@ -21,6 +21,7 @@ func (e *Edge) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		Tool:      req.Params.Name,
 		Arguments: arguments(req),
 	}
+	c.TraceParent = traceParent(req.Params.Meta) // traceparent.go
 	if statelessCall(ctx) {
 		// No session: the workspace its handles route to, or a fresh one.
 		// 2026-07-28 has no server-to-client requests (roots/list,

@@ -32,6 +32,9 @@ type Call struct {
 	// elicitation) and whether they accepted, waiting until ctx ends; nil
 	// when the client did not declare it (elicit.go).
 	Elicit func(ctx context.Context, id, url, message string) (accepted bool, complete func(), ok bool)
+	// TraceParent is the W3C traceparent from the request's _meta ("" when
+	// absent or invalid), recorded in the call's audit line.
+	TraceParent string
 }
 
 // Reply is the pipeline's answer to a Call.

@@ -97,7 +97,7 @@ func (p *Pipeline) write(rec AuditRecord, r *surface.Refusal) string {
 // the governed URLs in the facts. Never an argument value.
 func (p *Pipeline) record(inv *Invocation, start time.Time, args surface.Args, status surface.Status, effect surface.Effect, facts json.RawMessage, r *surface.Refusal) AuditRecord {
 	rec := AuditRecord{Time: start, Invocation: inv.ID, Session: inv.Session, Tool: inv.Tool, Status: status, Effect: effect,
-		Duration: time.Since(start), Decision: audit.DecisionNone}
+		Duration: time.Since(start), Decision: audit.DecisionNone, TraceParent: inv.TraceParent}
 	if inv.Parent != nil {
 		rec.Parent = inv.Parent.ID
 	}

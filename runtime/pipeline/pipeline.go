@@ -70,6 +70,8 @@ type AuditRecord struct {
 	Duration time.Duration
 	// Policy is the digest of the configured authority in force.
 	Policy string
+	// TraceParent is the caller's W3C traceparent (traceparent.go).
+	TraceParent string
 }
 
 // Line is the record as the audit file holds it.
@@ -85,7 +87,7 @@ func (r AuditRecord) Line() audit.Record {
 	return audit.Record{Time: r.Time.UTC(), Invocation: r.Invocation, Parent: r.Parent, Workspace: r.Session,
 		Tool: r.Tool, Branch: r.Branch, Capabilities: caps, Decision: r.Decision, Layer: r.Layer, Hosts: hosts,
 		Status: string(r.Status), Effect: string(r.Effect), Reason: string(r.Reason),
-		DurationMS: float64(r.Duration.Microseconds()) / 1000, Policy: r.Policy}
+		DurationMS: float64(r.Duration.Microseconds()) / 1000, Policy: r.Policy, TraceParent: r.TraceParent}
 }
 
 // Auditor receives one record per invocation, composite steps included.
@@ -158,7 +160,9 @@ type Invocation struct {
 	// Authority is the snapshot taken when the call started, with the call's
 	// own restrictions applied. Children share it.
 	Authority *governance.Authority
-	p         *Pipeline
+	// TraceParent is the caller's W3C traceparent; steps share it.
+	TraceParent string
+	p           *Pipeline
 
 	notes []string
 	carry []func(*surface.Refusal) // carry.go
@@ -221,7 +225,7 @@ func (p *Pipeline) Call(ctx context.Context, session, tool string, raw []byte, p
 	if progress == nil {
 		progress = func(float64, float64, string) {}
 	}
-	inv := &Invocation{ID: p.newID(), Session: session, Tool: tool, Authority: p.authority(), p: p}
+	inv := &Invocation{ID: p.newID(), Session: session, Tool: tool, Authority: p.authority(), TraceParent: traceParentFrom(ctx), p: p}
 	p.followAudit(inv.Authority) // a reloaded audit.* applies from this call (audit.go)
 	start := time.Now()
 	inv.beat = newHeartbeat(progress, tool, start)
@@ -268,7 +272,7 @@ func (p *Pipeline) Busy(session, tool string, limit int) Result {
 // path as a direct call.
 func (inv *Invocation) Child(ctx context.Context, tool string, args surface.Args) Result {
 	p := inv.p
-	child := &Invocation{ID: p.newID(), Session: inv.Session, Tool: tool, Parent: inv, Progress: inv.Progress, Authority: inv.Authority, p: p}
+	child := &Invocation{ID: p.newID(), Session: inv.Session, Tool: tool, Parent: inv, Progress: inv.Progress, Authority: inv.Authority, TraceParent: inv.TraceParent, p: p}
 	entry := surface.Lookup(tool)
 	start := time.Now()
 	if entry == nil || entry.Composite {
@@ -283,7 +287,7 @@ func (inv *Invocation) Child(ctx context.Context, tool string, args surface.Args
 // arguments did not decode, or a reference did not resolve).
 func (inv *Invocation) Refuse(tool string, r *surface.Refusal) Result {
 	p := inv.p
-	child := &Invocation{ID: p.newID(), Session: inv.Session, Tool: tool, Parent: inv, Progress: inv.Progress, Authority: inv.Authority, p: p}
+	child := &Invocation{ID: p.newID(), Session: inv.Session, Tool: tool, Parent: inv, Progress: inv.Progress, Authority: inv.Authority, TraceParent: inv.TraceParent, p: p}
 	return p.finish(child, time.Now(), nil, nil, surface.Outcome{Refusal: r})
 }
 

@@ -222,6 +222,7 @@ func (d dispatcher) Call(ctx context.Context, c mcpedge.Call) mcpedge.Reply {
 	// The client's roots reach browser_upload, and its way to show the
 	// person a link reaches credential handoffs, through the call's context.
 	ctx = tools.WithElicitation(ctx, tools.Elicit(c.Elicit))
+	ctx = pipeline.WithTraceParent(ctx, c.TraceParent) // the audit line joins the caller's span
 	r := d.s.pipeline.Call(tools.WithClientRoots(ctx, tools.ClientRoots(c.Roots)), c.Session, c.Tool, c.Arguments, c.Progress)
 	return reply(c.Tool, r)
 }
