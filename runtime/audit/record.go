@@ -1,7 +1,10 @@
 // Package audit is Ghostlight's durable audit: an append-only JSON-lines
 // file with one line per invocation (composite steps included, linked to
 // their parent), written and fsynced before the call answers, rotated at a
-// size bound. A line says who did what under which policy, never with what:
+// size bound. The lines form a hash chain across the files, each file
+// opening with a header (chain.go) that `ghostlight audit verify` checks
+// (verify.go); under audit.required a call also has a begin line, written
+// before it runs. A line says who did what under which policy, never with what:
 // no arguments, typed or filled values, scripts, results, dialog text,
 // prompt responses, paths, file names, contents or URLs — hosts only.
 //

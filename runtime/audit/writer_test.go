@@ -325,6 +325,10 @@ func TestConcurrentWritersNeverInterleave(t *testing.T) {
 		t.Fatalf("%d lines, want %d (files %d)", len(seen), goroutines*each, len(files))
 	}
 	t.Logf("%d lines from 2 writers × %d goroutines over %d files", len(seen), goroutines, len(files))
+	// One chain: each writer read the other's last line under the lock.
+	if rep, err := Verify(p); err != nil || !rep.OK() || rep.Records != goroutines*each {
+		t.Fatalf("verify: %+v %v", rep, err)
+	}
 }
 
 func TestConfigBounds(t *testing.T) {
@@ -417,6 +421,11 @@ func TestSharedFileRotatesInTurn(t *testing.T) {
 			}
 			last[r.Workspace] = n
 		}
+	}
+	// Four writers rotating in turn keep one chain, the removed files
+	// accounted for by tombstones.
+	if rep, err := Verify(p); err != nil || !rep.OK() || len(rep.Rotated) != 1 {
+		t.Fatalf("verify: %+v %v", rep, err)
 	}
 	// A writer whose lines were kept at all has its newest line kept.
 	if len(last) == 0 {
