@@ -91,22 +91,25 @@ type fileSummary struct {
 	lastComplete bool // the file ends with a newline
 }
 
-// lastLine returns the file's last line (without its newline), reading at
-// most audit_line_bytes from the end.
+// lastLine returns the file's last line (without its newline), reading
+// back from the end a scan buffer at a time, at most audit_line_bytes: a
+// writer whose cached end is stale (another server appended) reads about
+// one line, not the file.
 func lastLine(f *os.File, size int64) ([]byte, error) {
-	if size == 0 {
-		return nil, nil
+	limit := min(size, int64(surface.AuditLineBytesMax)+1)
+	for n := min(limit, int64(surface.AuditScanBufferBytesMax)); ; n = min(limit, 2*n) {
+		buf := make([]byte, n)
+		if _, err := f.ReadAt(buf, size-n); err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		buf = bytes.TrimSuffix(buf, []byte("\n"))
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			return buf[i+1:], nil
+		}
+		if n == limit {
+			return buf, nil // the file's only line, or one past the bound
+		}
 	}
-	n := min(size, int64(surface.AuditLineBytesMax)+1)
-	buf := make([]byte, n)
-	if _, err := f.ReadAt(buf, size-n); err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	buf = bytes.TrimSuffix(buf, []byte("\n"))
-	if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
-		buf = buf[i+1:]
-	}
-	return buf, nil
 }
 
 // tipOf reads the chain's end from the last line of a file.

@@ -215,3 +215,25 @@ func TestVerifyAcceptsUnchainedLinesBeforeTheChain(t *testing.T) {
 	f.Close()
 	wantProblem(t, verify(t, p), ProblemUnlinked, "audit.jsonl")
 }
+
+// lastLine finds the last line however it sits against the scan buffer:
+// short lines, a line longer than the buffer, a file of one line.
+func TestLastLine(t *testing.T) {
+	long := strings.Repeat("x", surface.AuditScanBufferBytesMax*3)
+	for _, c := range []struct{ content, want string }{
+		{"a\nb\n", "b"},
+		{"a\n" + long + "\n", long},
+		{long + "\n", long},
+		{"only", "only"},
+		{"a\nno newline", "no newline"},
+	} {
+		p := filepath.Join(t.TempDir(), "f")
+		os.WriteFile(p, []byte(c.content), 0o600)
+		f, _ := os.Open(p)
+		got, err := lastLine(f, int64(len(c.content)))
+		f.Close()
+		if err != nil || string(got) != c.want {
+			t.Errorf("%d bytes: last line of %d bytes, want %d (%v)", len(c.content), len(got), len(c.want), err)
+		}
+	}
+}

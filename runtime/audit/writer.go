@@ -354,11 +354,11 @@ func (w *Writer) lockCurrent() error {
 // chain from t, the end of the file rotated. It runs holding the lock.
 func (w *Writer) rotate(t tip) (Header, error) {
 	p := w.cfg.Path
-	cur, err := summarize(p)
-	if err != nil {
+	var cur link // the rotated file's header: its number
+	if err := eachLine(p, func(ln readLine, _ bool) bool { cur = ln.l; return false }); err != nil {
 		return Header{}, fail(err, "")
 	}
-	h := Header{V: Version, Kind: KindFile, Time: time.Now().UTC(), File: cur.file + 1, Seq: t.seq + 1, Prev: t.hash}
+	h := Header{V: Version, Kind: KindFile, Time: time.Now().UTC(), File: cur.File + 1, Seq: t.seq + 1, Prev: t.hash}
 	files, err := Files(p)
 	if err != nil {
 		return Header{}, fail(err, "")
