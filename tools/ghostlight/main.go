@@ -2,7 +2,7 @@
 // drive a real Chromium through 24 typed, governed tools.
 //
 //	ghostlight serve                                 # MCP over stdio (the default)
-//	ghostlight serve --http 127.0.0.1:8765 --token T # MCP over streamable HTTP at /mcp
+//	GHOSTLIGHT_TOKEN=T ghostlight serve --http 127.0.0.1:8765 # MCP over streamable HTTP at /mcp
 package main
 
 import (
@@ -77,7 +77,7 @@ Run "ghostlight serve -h" for the flags.
 }
 
 type serveFlags struct {
-	http, token, browserPath, endpoint, startup, logLevel, demoAddr string
+	http, token, tokenFile, browserPath, endpoint, startup, logLevel, demoAddr string
 	headful, withholdNames, allowRemote                             bool
 	allowHosts, allowOrigins                                        list
 	workbench                                                       string // --workbench ADDR (workbench_cmd.go)
@@ -94,7 +94,8 @@ func serve(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var f serveFlags
 	fs.StringVar(&f.http, "http", "", "serve MCP over streamable HTTP at ADDR (loopback only unless --allow-remote); default stdio")
-	fs.StringVar(&f.token, "token", os.Getenv("GHOSTLIGHT_TOKEN"), "bearer token HTTP clients must send (env GHOSTLIGHT_TOKEN)")
+	fs.StringVar(&f.token, "token", "", "bearer token HTTP clients must send; every local user can read it on the command line: prefer env GHOSTLIGHT_TOKEN or --token-file")
+	fs.StringVar(&f.tokenFile, "token-file", "", "read the bearer token from this file (yours alone: chmod 600)")
 	fs.Var(&f.allowHosts, "allow-host", "extra Host header value HTTP accepts (repeatable)")
 	fs.Var(&f.allowOrigins, "allow-origin", "extra Origin HTTP accepts (repeatable)")
 	fs.BoolVar(&f.allowRemote, "allow-remote", false, "let --http listen on a non-loopback address")
@@ -116,6 +117,11 @@ func serve(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	tok, err := resolveToken(f.token, f.tokenFile, os.Stderr) // token.go
+	if err != nil {
+		return err
+	}
+	f.token = tok
 	if err := checkHTTPToken(f, *insecureNoToken); err != nil {
 		return err // before anything starts
 	}
@@ -234,10 +240,10 @@ func checkHTTPToken(f serveFlags, insecureNoToken bool) error {
 		return nil
 	}
 	if !insecureNoToken {
-		return errors.New("--http needs a bearer token: pass --token or set GHOSTLIGHT_TOKEN (or pass --insecure-no-token to serve without one, on loopback only)")
+		return errors.New("--http needs a bearer token: set GHOSTLIGHT_TOKEN or pass --token-file PATH (or pass --insecure-no-token to serve without one, on loopback only)")
 	}
 	if f.allowRemote {
-		return errors.New("--insecure-no-token serves on loopback only: it cannot be combined with --allow-remote; pass --token instead")
+		return errors.New("--insecure-no-token serves on loopback only: it cannot be combined with --allow-remote; set GHOSTLIGHT_TOKEN or pass --token-file instead")
 	}
 	return nil
 }
