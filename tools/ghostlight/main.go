@@ -78,9 +78,9 @@ Run "ghostlight serve -h" for the flags.
 
 type serveFlags struct {
 	http, token, tokenFile, browserPath, endpoint, startup, logLevel, demoAddr string
-	headful, withholdNames, allowRemote                             bool
-	allowHosts, allowOrigins                                        list
-	workbench                                                       string // --workbench ADDR (workbench_cmd.go)
+	headful, withholdNames, allowRemote                                        bool
+	allowHosts, allowOrigins                                                   list
+	workbench                                                                  string // --workbench ADDR (workbench_cmd.go)
 }
 
 type list []string
