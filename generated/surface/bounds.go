@@ -456,9 +456,21 @@ const (
 	PolicyDepthMax = 32
 )
 
+// PolicyExcludes: Exclusion globs in one policy layer's files.exclude. (items)
+const (
+	PolicyExcludesMin = 0
+	PolicyExcludesMax = 64
+)
+
 // PolicyFileBytes: Bytes of one policy layer file. (bytes)
 const (
 	PolicyFileBytesMax = 1048576
+)
+
+// PolicyGlobChars: Characters of one files.exclude glob. (chars)
+const (
+	PolicyGlobCharsMin = 1
+	PolicyGlobCharsMax = 256
 )
 
 // PolicyHosts: Host patterns in one policy list. (items)
