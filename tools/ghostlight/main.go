@@ -50,6 +50,8 @@ func main() {
 		err = installCmd(args, os.Stdout)
 	case "open":
 		err = openCmd(args, os.Stdout)
+	case "workbench":
+		err = workbenchCmd(args, os.Stdout) // relink.go
 	case "version", "--version":
 		printVersion(os.Stdout)
 	case "help", "-h", "--help":
@@ -70,6 +72,7 @@ func usage(w io.Writer) {
        ghostlight audit [flags]   print the audit's last lines (-h for filters)
        ghostlight install         prepare the installed browsers for this installation
        ghostlight open NAME       open a prepared browser (chromium, chrome, edge, brave, …)
+       ghostlight workbench       print a fresh single-use link to the running server's workbench
        ghostlight version
 
 Run "ghostlight serve -h" for the flags.
@@ -190,6 +193,7 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
+	defer wb.close()
 	if f.http == "" {
 		log.Info("ghostlight serving MCP on stdio", "version", currentBuild().Version)
 		return srv.Edge().ServeStdio(ctx, os.Stdin, os.Stdout)
