@@ -175,14 +175,20 @@ func (w *Workbench) enter(rw http.ResponseWriter, r *http.Request) bool {
 		spent(rw)
 		return true
 	}
+	to := Path + "/"
+	if tab != "" {
+		to += "#" + tab
+	}
+	if cur, ok := w.sessionOf(r); ok && cur.tab == "" {
+		// The person's browser already has the whole workbench: a tab's
+		// link must not narrow it (the ticket is spent all the same).
+		http.Redirect(rw, r, to, http.StatusSeeOther)
+		return true
+	}
 	id, ok := w.open(tab)
 	if !ok {
 		http.Error(rw, "the workbench could not start a session", http.StatusInternalServerError)
 		return true
-	}
-	to := Path + "/"
-	if tab != "" {
-		to += "#" + tab
 	}
 	http.SetCookie(rw, &http.Cookie{Name: cookieName(r), Value: id, Path: Path, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	http.Redirect(rw, r, to, http.StatusSeeOther)

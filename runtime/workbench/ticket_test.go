@@ -119,10 +119,21 @@ func TestWorkbenchTabTicketOpensOneTab(t *testing.T) {
 			t.Errorf("%s %s: %q", tc.method, tc.path, body)
 		}
 	}
-	// The full link still opens everything.
+	// The full link still opens everything, and a tab's link opened in
+	// that browser afterwards does not narrow it (nor can it be used again).
 	full := entered(t)
 	if r, _ := do(t, full, "GET", "/workbench/api/policy", "", nil); r.StatusCode != http.StatusOK {
 		t.Fatalf("full session after a tab's: %d", r.StatusCode)
+	}
+	link := env.wb.Ticket(mine)
+	if r, _ := do(t, full, "GET", strings.TrimPrefix(link, env.ts.URL), "", nil); r.StatusCode != http.StatusSeeOther || len(r.Cookies()) != 0 {
+		t.Fatalf("a tab link in a full session: %d, cookies %v", r.StatusCode, r.Cookies())
+	}
+	if r, _ := do(t, full, "GET", "/workbench/api/policy", "", nil); r.StatusCode != http.StatusOK {
+		t.Fatalf("the full session after a tab link: %d", r.StatusCode)
+	}
+	if _, r, _ := open(t, link); r.StatusCode != http.StatusGone {
+		t.Fatalf("the tab link again: %d", r.StatusCode)
 	}
 }
 
