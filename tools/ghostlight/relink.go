@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -97,7 +98,10 @@ func workbenchCmd(args []string, out io.Writer) error {
 		req.Header.Set(workbench.LinkKeyHeader, lf.Key)
 		resp, err := client.Do(req)
 		if err != nil {
-			continue // that server is gone
+			if errors.Is(err, syscall.ECONNREFUSED) {
+				_ = os.Remove(path) // nothing listens there: a killed server's file
+			}
+			continue
 		}
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 		resp.Body.Close()

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -107,6 +108,28 @@ func TestWorkbenchCommandPrintsAFreshLink(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("link without the key: %d", resp.StatusCode)
+	}
+	// A file a killed server left (nothing listens at its address) is
+	// removed by the command.
+	stale := filepath.Join(state, "ghostlight", "workbench", "999999999.json")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadAddr := l.Addr().String()
+	l.Close()
+	if err := os.WriteFile(stale, []byte(`{"url":"http://`+deadAddr+`","key":"k"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	wc = command(t, "workbench")
+	wc.Env = append(wc.Env, "XDG_STATE_HOME="+state)
+	wc.Stdout = &out
+	if err := wc.Run(); err != nil || !strings.Contains(out.String(), "?ticket=") {
+		t.Fatalf("with a stale file beside the live one: %v %q", err, out.String())
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Fatalf("the stale file stayed: %v", err)
 	}
 	// Stopped, the server leaves no file, and the command says how to go on.
 	_ = cmd.Process.Signal(os.Interrupt)
