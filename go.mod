@@ -7,6 +7,7 @@ require (
 	github.com/go-rod/rod v0.116.2
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/ysmood/gson v0.7.3
+	golang.org/x/sys v0.46.0
 )
 
 require (

@@ -461,9 +461,21 @@ const (
 	PolicyDepthMax = 32
 )
 
+// PolicyExcludes: Exclusion globs in one policy layer's files.exclude. (items)
+const (
+	PolicyExcludesMin = 0
+	PolicyExcludesMax = 64
+)
+
 // PolicyFileBytes: Bytes of one policy layer file. (bytes)
 const (
 	PolicyFileBytesMax = 1048576
+)
+
+// PolicyGlobChars: Characters of one files.exclude glob. (chars)
+const (
+	PolicyGlobCharsMin = 1
+	PolicyGlobCharsMax = 256
 )
 
 // PolicyHosts: Host patterns in one policy list. (items)
@@ -807,6 +819,11 @@ const (
 	TitleCharsMax = 200
 )
 
+// TokenFileBytes: Bytes of a --token-file (the token alone, and a trailing newline). (bytes)
+const (
+	TokenFileBytesMax = 4096
+)
+
 // UploadBase64Chars: Characters of one inline file's base64 (5,000,000 bytes encoded). (chars)
 const (
 	UploadBase64CharsMin = 1
@@ -898,6 +915,11 @@ const (
 	WorkbenchActivityLinesMax = 200
 )
 
+// WorkbenchFullTickets: Full workbench links (ghostlight workbench, the one printed at start) outstanding at once; the oldest lapses first. (items)
+const (
+	WorkbenchFullTicketsMax = 8
+)
+
 // WorkbenchInputChars: Characters of one text input the person sends through a live view. (chars)
 const (
 	WorkbenchInputCharsMax = 1000
@@ -911,6 +933,16 @@ const (
 // WorkbenchRequestBytes: Bytes of one request body the workbench reads. (bytes)
 const (
 	WorkbenchRequestBytesMax = 65536
+)
+
+// WorkbenchSessions: Workbench sessions (browsers that opened a link) held at once; the oldest ends first. (items)
+const (
+	WorkbenchSessionsMax = 32
+)
+
+// WorkbenchTicketMs: How long a workbench link (the full link or a tab's) may wait to be opened. (ms)
+const (
+	WorkbenchTicketMsMax = 600000
 )
 
 // WorkbenchTickets: Single-use workbench links (sent through elicitation) outstanding at once; the oldest lapses first. (items)

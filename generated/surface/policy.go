@@ -232,6 +232,30 @@ var PolicySettings = []PolicySetting{{
 	Pointer: "/files/read_roots",
 	Type:    "array",
 }, {
+	Default: "exclude",
+	Doc:     "Whether uploads read dotfiles and whatever lies under a dot-directory below a root (`.env`, `.git/config`, `.ssh/id_ed25519`): `exclude` refuses them and is narrower.",
+	Enum:    []string{"exclude", "include"},
+	Key:     "files.dotfiles",
+	Narrow:  "order",
+	Order:   []string{"exclude", "include"},
+	Pointer: "/files/dotfiles",
+	Type:    "string",
+}, {
+	Doc:     "Globs of files uploads never read (`*.pem`, `secrets/*`): each is matched against every path element below the root and against the whole path below it. Every layer's globs apply; a lower layer only adds. A malformed glob refuses every upload.",
+	Key:     "files.exclude",
+	Narrow:  "adds",
+	Pointer: "/files/exclude",
+	Type:    "array",
+}, {
+	Default: "deny",
+	Doc:     "Whether uploads read a file with more than one hard link (another name of it may lie outside every root): `deny` is narrower.",
+	Enum:    []string{"deny", "allow"},
+	Key:     "files.hard_links",
+	Narrow:  "order",
+	Order:   []string{"deny", "allow"},
+	Pointer: "/files/hard_links",
+	Type:    "string",
+}, {
 	Doc:     "The organization's display name.",
 	Key:     "organization.name",
 	Layer:   "organization",
@@ -649,12 +673,15 @@ func (o *PolicyAudit) decode(d []byte, p *support.Path, extra string) *support.E
 // PolicyFiles: Files the browser may read.
 type PolicyFiles struct {
 	ReadRoots []string `json:"read_roots,omitzero"` // Directories `browser_upload` may read from (absolute; symlinks and `..` are resolved before the check). Absent: the MCP roots the client advertised, else the server's working directory. Each root of a lower layer must lie inside a root of every higher layer's list.
+	Dotfiles  string   `json:"dotfiles,omitzero"`   // Whether uploads read dotfiles and whatever lies under a dot-directory below a root (`.env`, `.git/config`, `.ssh/id_ed25519`): `exclude` refuses them and is narrower.
+	Exclude   []string `json:"exclude,omitzero"`    // Globs of files uploads never read (`*.pem`, `secrets/*`): each is matched against every path element below the root and against the whole path below it. Every layer's globs apply; a lower layer only adds. A malformed glob refuses every upload.
+	HardLinks string   `json:"hard_links,omitzero"` // Whether uploads read a file with more than one hard link (another name of it may lie outside every root): `deny` is narrower.
 }
 
-var policyFilesKeys = []string{"read_roots"}
+var policyFilesKeys = []string{"read_roots", "dotfiles", "exclude", "hard_links"}
 
 func (o *PolicyFiles) decode(d []byte, p *support.Path, extra string) *support.Error {
-	var raw [1]support.Span
+	var raw [4]support.Span
 	if err := support.Members(d, p, policyFilesKeys, raw[:], extra); err != nil {
 		return err
 	}
@@ -679,6 +706,51 @@ func (o *PolicyFiles) decode(d []byte, p *support.Path, extra string) *support.E
 			return err
 		}
 		o.ReadRoots = items
+	}
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "dotfiles")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
+		if err != nil {
+			return err
+		}
+		switch v {
+		case "exclude", "include":
+		default:
+			return support.EnumError(p, "exclude, include")
+		}
+		o.Dotfiles = v
+	}
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "exclude")
+		items := []string{}
+		if err := support.DecArray(d[r.Start:r.End], p, PolicyExcludesMin, PolicyExcludesMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item string
+			{
+				v, err := support.DecString(raw, p, PolicyGlobCharsMin, PolicyGlobCharsMax)
+				if err != nil {
+					return err
+				}
+				item = v
+			}
+			items = append(items, item)
+			return nil
+		}); err != nil {
+			return err
+		}
+		o.Exclude = items
+	}
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "hard_links")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
+		if err != nil {
+			return err
+		}
+		switch v {
+		case "deny", "allow":
+		default:
+			return support.EnumError(p, "deny, allow")
+		}
+		o.HardLinks = v
 	}
 	return nil
 }
@@ -806,6 +878,18 @@ func (o *Policy) Lookup(pointer string) (any, bool) {
 	case "/files/read_roots":
 		if o.Files != nil && o.Files.ReadRoots != nil {
 			return o.Files.ReadRoots, true
+		}
+	case "/files/dotfiles":
+		if o.Files != nil && o.Files.Dotfiles != "" {
+			return o.Files.Dotfiles, true
+		}
+	case "/files/exclude":
+		if o.Files != nil && o.Files.Exclude != nil {
+			return o.Files.Exclude, true
+		}
+	case "/files/hard_links":
+		if o.Files != nil && o.Files.HardLinks != "" {
+			return o.Files.HardLinks, true
 		}
 	case "/organization/name":
 		if o.Organization != nil && o.Organization.Name != "" {

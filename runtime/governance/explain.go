@@ -80,8 +80,9 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 	// Authored settings: privacy always (it changes every receipt) and
 	// isolation always (whether other sessions share this one's cookies; its
 	// default depends on the startup posture), downloads always (whether a
-	// page's download is refused), then every other setting some
-	// layer writes that no line above says.
+	// page's download is refused), what uploads may read always (roots,
+	// dotfiles, hard links; each layer's exclusions), then every other
+	// setting some layer writes that no line above says.
 	for _, s := range surface.PolicySettings {
 		switch {
 		case strings.HasPrefix(s.Pointer, "/capabilities/"), strings.HasPrefix(s.Pointer, "/hosts/"), strings.HasPrefix(s.Pointer, "/tabs/"),
@@ -96,7 +97,20 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 			r, l := a.AuditRequired()
 			v, layer, set = r, l, set || r
 		}
-		if !set && s.Pointer != "/privacy/preserve_target_names" && s.Pointer != "/browser/isolation" && s.Pointer != "/downloads" {
+		if s.Pointer == "/files/exclude" {
+			// Every layer's globs apply: one line each.
+			for _, l := range a.ExcludeLists() {
+				f.Settings = append(f.Settings, &surface.PolicySettingLine{Key: s.Key, Value: patterns(l.Globs), Layer: l.Layer})
+			}
+			continue
+		}
+		if s.Pointer == "/files/read_roots" && !set {
+			// What an upload may read is always said, the roots first.
+			f.Settings = append(f.Settings, &surface.PolicySettingLine{Key: s.Key, Value: "(unset: the client's MCP roots, else the server's working directory)", Layer: LayerDefault})
+			continue
+		}
+		if !set && s.Pointer != "/privacy/preserve_target_names" && s.Pointer != "/browser/isolation" && s.Pointer != "/downloads" &&
+			s.Pointer != "/files/dotfiles" && s.Pointer != "/files/hard_links" {
 			continue
 		}
 		f.Settings = append(f.Settings, &surface.PolicySettingLine{Key: s.Key, Value: valueText(v), Layer: layer})

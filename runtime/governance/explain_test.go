@@ -20,7 +20,7 @@ func TestExplainAllOpen(t *testing.T) {
 	if f.Provenance != "no organization layer" || f.Organization != "none (local)" || f.Startup != "auto" || f.StartupLayer != LayerDefault || !strings.HasPrefix(f.Digest, "sha256:") {
 		t.Errorf("facts %+v", f)
 	}
-	if len(f.Settings) != 3 || f.Settings[0].Key != "privacy.preserve_target_names" || f.Settings[0].Value != "true" || f.Settings[0].Layer != LayerDefault {
+	if len(f.Settings) != 6 || f.Settings[0].Key != "privacy.preserve_target_names" || f.Settings[0].Value != "true" || f.Settings[0].Layer != LayerDefault {
 		t.Errorf("privacy is not said: %+v", f.Settings)
 	}
 	if s := f.Settings[1]; s.Key != "browser.isolation" || s.Value != "session" || s.Layer != LayerDefault {
@@ -28,6 +28,40 @@ func TestExplainAllOpen(t *testing.T) {
 	}
 	if s := f.Settings[2]; s.Key != "downloads" || s.Value != "deny" || s.Layer != LayerDefault {
 		t.Errorf("downloads are not said: %+v", s)
+	}
+	// What uploads may read: the roots, dotfiles and hard links, always.
+	for i, want := range []string{"files.read_roots=(unset: the client's MCP roots, else the server's working directory)", "files.dotfiles=exclude", "files.hard_links=deny"} {
+		if s := f.Settings[3+i]; s.Key+"="+s.Value != want || s.Layer != LayerDefault {
+			t.Errorf("uploads are not said: %+v, want %s", s, want)
+		}
+	}
+}
+
+// TestExplainUploadExclusions: every layer's files.exclude is a line of its
+// own, and a layer that sets dotfiles or hard links is named.
+func TestExplainUploadExclusions(t *testing.T) {
+	cfg, _ := layers(t,
+		"files: exclude: [\"*.pem\"]\n",
+		"files: exclude: [\"secrets/*\", \"id_*\"]\nfiles: hard_links: \"deny\"\n",
+		"")
+	a := mustLoad(t, cfg)
+	got := map[string]string{}
+	var excl []string
+	for _, s := range a.Explain().Settings {
+		if s.Key == "files.exclude" {
+			excl = append(excl, s.Value+" ("+s.Layer+")")
+			continue
+		}
+		got[s.Key] = s.Value + " (" + s.Layer + ")"
+	}
+	if strings.Join(excl, "; ") != "*.pem (organization); secrets/*, id_* (user)" {
+		t.Errorf("exclusions %q", excl)
+	}
+	if got["files.hard_links"] != "deny (user)" || got["files.dotfiles"] != "exclude (default)" {
+		t.Errorf("settings %v", got)
+	}
+	if l := a.ExcludeLists(); len(l) != 2 || l[1].Globs[1] != "id_*" {
+		t.Errorf("ExcludeLists %+v", l)
 	}
 }
 

@@ -23,3 +23,42 @@ func (a *Authority) ReadRootLists() []RootList {
 	}
 	return out
 }
+
+// ExcludeList is one layer's files.exclude.
+type ExcludeList struct {
+	Layer string   // the layer that wrote it
+	Globs []string // as written
+}
+
+// ExcludeLists returns files.exclude of every layer that sets it, from the
+// top: every one applies (narrow=adds).
+func (a *Authority) ExcludeLists() []ExcludeList {
+	var out []ExcludeList
+	for _, l := range a.layers {
+		v, ok := l.policy.Lookup("/files/exclude")
+		if !ok {
+			continue
+		}
+		globs, _ := v.([]string)
+		if len(globs) > 0 {
+			out = append(out, ExcludeList{Layer: l.Name, Globs: append([]string{}, globs...)})
+		}
+	}
+	return out
+}
+
+// UploadDotfiles is files.dotfiles in force ("exclude" or "include") and
+// the layer that decided it.
+func (a *Authority) UploadDotfiles() (string, string) {
+	v, layer, _ := a.Value("/files/dotfiles")
+	s, _ := v.(string)
+	return s, layer
+}
+
+// UploadHardLinks is files.hard_links in force ("deny" or "allow") and the
+// layer that decided it.
+func (a *Authority) UploadHardLinks() (string, string) {
+	v, layer, _ := a.Value("/files/hard_links")
+	s, _ := v.(string)
+	return s, layer
+}

@@ -25,16 +25,19 @@ type WorkbenchOptions struct {
 // WorkbenchLimits are the workbench's bounds, from spec/bounds.cue.
 func WorkbenchLimits() workbench.Limits {
 	return workbench.Limits{
-		ActivityLines: surface.WorkbenchActivityLinesMax,
-		LiveViews:     surface.LiveViewsMax,
-		InputChars:    surface.WorkbenchInputCharsMax,
-		RequestBytes:  surface.WorkbenchRequestBytesMax,
-		PollMs:        surface.WorkbenchPollMsMax,
-		Tickets:       surface.WorkbenchTicketsMax,
-		ClickCount:    surface.ClickCountMax,
-		KeyChars:      surface.KeyCharsMax,
-		WheelDelta:    surface.WheelTickPxMax * surface.WheelTicksMax,
-		InputTimeout:  surface.TimeoutMsDefault * time.Millisecond,
+		ActivityLines:  surface.WorkbenchActivityLinesMax,
+		LiveViews:      surface.LiveViewsMax,
+		InputChars:     surface.WorkbenchInputCharsMax,
+		RequestBytes:   surface.WorkbenchRequestBytesMax,
+		PollMs:         surface.WorkbenchPollMsMax,
+		Tickets:        surface.WorkbenchTicketsMax,
+		FullTickets:    surface.WorkbenchFullTicketsMax,
+		Sessions:       surface.WorkbenchSessionsMax,
+		TicketLifetime: surface.WorkbenchTicketMsMax * time.Millisecond,
+		ClickCount:     surface.ClickCountMax,
+		KeyChars:       surface.KeyCharsMax,
+		WheelDelta:     surface.WheelTickPxMax * surface.WheelTicksMax,
+		InputTimeout:   surface.TimeoutMsDefault * time.Millisecond,
 	}
 }
 

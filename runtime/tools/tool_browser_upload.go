@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"io"
 	"mime"
 	"os"
 	"path/filepath"
@@ -28,10 +27,11 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 	pipeline.FromContext(ctx).Stage("Uploading files") // progress a client sees
 	var sizes []int64
 	var img *viewEntry
+	var local []input.File // the paths' files, read beneath their roots
 	switch a.Branch() {
 	case surface.BrowserUploadBranchPaths:
 		var r *surface.Refusal
-		if sizes, r = h.readablePaths(ctx, a); r != nil {
+		if local, sizes, r = h.readUploads(ctx, a.Paths); r != nil { // upload_open.go
 			return nil, refused(r)
 		}
 	case surface.BrowserUploadBranchFiles:
@@ -107,7 +107,12 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 		rec.Verb = fmt.Sprintf("Attached %s (%d bytes) to", noun, total)
 		rec.Object = language.Target(el, h.names)
 		var err error
-		if h.readsServerFiles(ctx, ac) {
+		switch {
+		case local != nil:
+			// The bytes Ghostlight read: the browser opens no path of the
+			// caller's, so no file swapped in since the check reaches it.
+			err = ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) { return fi.AttachFiles(ctx, local) })
+		case h.readsServerFiles(ctx, ac):
 			// Only now, with the destination admitted and classified, do
 			// inline bytes decode and reach the disk.
 			paths, r := h.stageFiles(a, img)
@@ -123,17 +128,12 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 				}
 				return input.EffectApplied, nil
 			})
-		} else {
-			// A browser elsewhere gets the bytes, read (or decoded) only now.
+		default:
+			// A browser elsewhere gets the bytes, decoded only now.
 			files, r := uploadBytes(a, img)
 			if r != nil {
 				return r
 			}
-			total = 0 // what was read, should a file have changed since it was checked
-			for _, fl := range files {
-				total += int64(len(fl.Data))
-			}
-			rec.Verb = fmt.Sprintf("Attached %s (%d bytes) to", noun, total)
 			err = ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) { return fi.AttachFiles(ctx, files) })
 		}
 		if err == nil {
@@ -239,32 +239,6 @@ func release(ctx context.Context, fi *input.FileInput) {
 	fi.Release(rctx)
 }
 
-// statPaths checks local files before anything else happens: each must be
-// an existing, readable regular file within the per-file bound, and all
-// within the total bound. Refusals point at the path, never repeat it.
-func statPaths(paths []string) ([]int64, *surface.Refusal) {
-	var sizes []int64
-	for i, p := range paths {
-		ptr := "/paths/" + strconv.Itoa(i)
-		fi, err := os.Stat(p)
-		switch {
-		case err != nil:
-			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that file does not exist or cannot be read"}
-		case fi.IsDir():
-			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that path is a directory"}
-		case !fi.Mode().IsRegular():
-			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that path is not a regular file"}
-		}
-		fh, err := os.Open(p)
-		if err != nil {
-			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that file cannot be read"}
-		}
-		fh.Close()
-		sizes = append(sizes, fi.Size())
-	}
-	return sizes, checkSizes(sizes, "/paths")
-}
-
 // checkSizes applies the per-file and total upload bounds.
 func checkSizes(sizes []int64, pointer string) *surface.Refusal {
 	var total int64
@@ -282,15 +256,12 @@ func checkSizes(sizes []int64, pointer string) *surface.Refusal {
 	return nil
 }
 
-// stageFiles returns the local paths to attach: the caller's own, or inline and
-// captured bytes written under the handler's staging directory (one fresh
+// stageFiles returns the local paths to attach: inline and captured bytes
+// written under the handler's staging directory (one fresh
 // directory per upload, one subdirectory per file so equal names never
 // collide). The page reads attached files lazily, so they stay until the
 // handler closes.
 func (h *Handler) stageFiles(a *surface.BrowserUploadArgs, img *viewEntry) ([]string, *surface.Refusal) {
-	if a.Branch() == surface.BrowserUploadBranchPaths {
-		return a.Paths, nil
-	}
 	type blob struct {
 		name string
 		data []byte
@@ -331,26 +302,14 @@ func (h *Handler) readsServerFiles(ctx context.Context, ac *act) bool {
 	return ok || err != nil
 }
 
-// uploadBytes are the files as the page will get them, for a browser that
-// does not read this server's files: a path is read within the per-file
-// bound (a file that grew since it was checked is refused), inline bytes
-// are decoded, a capture is its image.
+// uploadBytes are the inline or captured files as the page will get them,
+// for a browser that does not read this server's files: inline bytes are
+// decoded, a capture is its image.
 func uploadBytes(a *surface.BrowserUploadArgs, img *viewEntry) ([]input.File, *surface.Refusal) {
 	if img != nil {
 		return []input.File{{Name: imageName(img.mime), MIME: img.mime, Data: img.data}}, nil
 	}
 	var out []input.File
-	if a.Branch() == surface.BrowserUploadBranchPaths {
-		for i, p := range a.Paths {
-			data, r := readBounded(p, "/paths/"+strconv.Itoa(i))
-			if r != nil {
-				return nil, r
-			}
-			name := filepath.Base(p)
-			out = append(out, input.File{Name: name, MIME: mime.TypeByExtension(filepath.Ext(name)), Data: data})
-		}
-		return out, nil
-	}
 	for i, fl := range a.Files {
 		data, err := base64.StdEncoding.DecodeString(fl.DataBase64)
 		if err != nil {
@@ -360,24 +319,6 @@ func uploadBytes(a *surface.BrowserUploadArgs, img *viewEntry) ([]input.File, *s
 		out = append(out, input.File{Name: name, MIME: mime.TypeByExtension(filepath.Ext(name)), Data: data})
 	}
 	return out, nil
-}
-
-// readBounded reads a local file of at most upload_file_bytes.
-func readBounded(p, ptr string) ([]byte, *surface.Refusal) {
-	fh, err := os.Open(p)
-	if err != nil {
-		return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that file cannot be read"}
-	}
-	defer fh.Close()
-	data, err := io.ReadAll(io.LimitReader(fh, surface.UploadFileBytesMax+1))
-	switch {
-	case err != nil:
-		return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that file cannot be read"}
-	case len(data) > surface.UploadFileBytesMax:
-		return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Rule: surface.RuleMaximum,
-			Limit: strconv.Itoa(surface.UploadFileBytesMax), Message: fmt.Sprintf("a file is larger than %d bytes", surface.UploadFileBytesMax)}
-	}
-	return data, nil
 }
 
 // safeName keeps an inline file's name a single path element.

@@ -4,8 +4,9 @@ package tools
 // directories: every layer's files.read_roots when any layer sets them, else
 // the directories the MCP client shares as roots, else the server's working
 // directory. Paths and roots are resolved (symlinks, "..") before the check;
-// system pseudo-files and anything but a regular file are refused. A refusal
-// names the rule it applied, never the path or the file's name.
+// system pseudo-files and anything but a regular file are refused. The file
+// is then opened beneath its root without following links (upload_open.go).
+// A refusal names the rule it applied, never the path or the file's name.
 
 import (
 	"context"
@@ -93,19 +94,6 @@ func resolveRoots(roots []string) []string {
 // systemDirs hold pseudo-files (kernel state, devices) that are never
 // uploaded, whatever a root says.
 var systemDirs = []string{"/proc", "/sys", "/dev"}
-
-// readablePaths holds every path to the upload rules, replaces the call's
-// paths with their resolved forms (so the browser reads exactly the file
-// that was checked, not a symlink that could be swapped after), then
-// checks sizes (statPaths).
-func (h *Handler) readablePaths(ctx context.Context, a *surface.BrowserUploadArgs) ([]int64, *surface.Refusal) {
-	resolved, r := holdToRoots(a.Paths, h.uploadRules(ctx))
-	if r != nil {
-		return nil, r
-	}
-	a.Paths = resolved
-	return statPaths(a.Paths)
-}
 
 // holdToRoots resolves each path and checks it against every rule. A
 // missing file is said to be missing only when it would lie within the

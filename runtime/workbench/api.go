@@ -11,7 +11,9 @@ import (
 )
 
 // api serves the JSON (and SSE, GIF) endpoints under api/.
-func (w *Workbench) api(rw http.ResponseWriter, r *http.Request, name string) {
+// scope is the session's tab ("" for the whole workbench): a tab's session
+// lists that tab alone.
+func (w *Workbench) api(rw http.ResponseWriter, r *http.Request, name, scope string) {
 	get := r.Method == http.MethodGet
 	switch {
 	case name == "config" && get:
@@ -23,9 +25,11 @@ func (w *Workbench) api(rw http.ResponseWriter, r *http.Request, name string) {
 	case name == "activity" && get:
 		w.activity(rw, r)
 	case name == "tabs" && get:
-		tabs := w.o.Browser.Tabs()
-		if tabs == nil {
-			tabs = []Tab{}
+		tabs := []Tab{}
+		for _, t := range w.o.Browser.Tabs() {
+			if scope == "" || t.Tab == scope {
+				tabs = append(tabs, t)
+			}
 		}
 		writeJSON(rw, map[string]any{"tabs": tabs})
 	case name == "recordings" && get:

@@ -93,7 +93,7 @@ func TestHandoffElicitsURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusUnauthorized {
+	if resp.StatusCode != http.StatusGone {
 		t.Fatalf("a spent ticket answered %d", resp.StatusCode)
 	}
 	// A second stop on the same open handoff does not ask again.

@@ -67,7 +67,7 @@ func TestWorkbenchGuards(t *testing.T) {
 		{"script with cookie", c, "GET", "/workbench/app.js", nil, 200},
 		{"page without cookie", http.DefaultClient, "GET", "/workbench/", nil, 401},
 		{"api without cookie", http.DefaultClient, "GET", "/workbench/api/tabs", nil, 401},
-		{"wrong token", http.DefaultClient, "GET", "/workbench/?token=nope", nil, 401},
+		{"wrong ticket", http.DefaultClient, "GET", "/workbench/?ticket=nope", nil, 410},
 		{"bearer token is not the workbench's", http.DefaultClient, "GET", "/workbench/api/tabs", map[string]string{"Authorization": "Bearer " + bearer}, 401},
 		{"api with cookie", c, "GET", "/workbench/api/tabs", nil, 200},
 		{"foreign Host", c, "GET", "/workbench/api/tabs", map[string]string{"Host": "evil.example:80"}, 403},

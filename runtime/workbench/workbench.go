@@ -7,9 +7,11 @@
 // themselves; Recordings the recordings held in memory.
 //
 // It is protected like the MCP endpoint (Host and Origin, mcpedge.Guard) and
-// by a random token in the link the server prints: the first visit trades it
-// for an HttpOnly SameSite=Strict cookie and a redirect that drops it from
-// the address. Every answer carries a strict Content-Security-Policy.
+// by single-use tickets in the links it prints (auth.go): the first visit
+// trades one for a session cookie of its own random value (HttpOnly,
+// SameSite=Strict) and a redirect that drops it from the address; a tab's
+// ticket opens that tab alone. Every answer carries a strict
+// Content-Security-Policy.
 //
 // The package reaches the browser only through the Browser interface the
 // server wires (it imports no rod), reads the policy through governance and
@@ -109,16 +111,19 @@ type Input struct {
 
 // Limits bound the workbench (the server fills them from spec/bounds.cue).
 type Limits struct {
-	ActivityLines int
-	LiveViews     int
-	InputChars    int
-	RequestBytes  int64
-	PollMs        int
-	Tickets       int
-	ClickCount    int
-	KeyChars      int
-	WheelDelta    float64
-	InputTimeout  time.Duration
+	ActivityLines  int
+	LiveViews      int
+	InputChars     int
+	RequestBytes   int64
+	PollMs         int
+	Tickets        int           // tab tickets outstanding
+	FullTickets    int           // full tickets outstanding
+	Sessions       int           // sessions held
+	TicketLifetime time.Duration // how long a ticket may wait to be used
+	ClickCount     int
+	KeyChars       int
+	WheelDelta     float64
+	InputTimeout   time.Duration
 }
 
 // Options configure a Workbench.
@@ -135,21 +140,24 @@ type Options struct {
 	Guard  func(*http.Request) (bool, string)
 	Limits Limits
 	Logger *slog.Logger
+	// Now is the clock tickets expire by (nil: time.Now).
+	Now func() time.Time
 }
 
 // Workbench serves the person's page.
 type Workbench struct {
-	o     Options
-	token string
-	log   *slog.Logger
+	o   Options
+	log *slog.Logger
 
-	mu      sync.Mutex
-	base    string // http://host:port, once listening
-	tickets []ticket
-	views   map[string]*view // live views by tab
+	mu       sync.Mutex
+	base     string // http://host:port, once listening
+	tickets  []ticket
+	sessions []session
+	linkKey  string           // relink.go
+	views    map[string]*view // live views by tab
 }
 
-// New makes a workbench with a fresh random token.
+// New makes a workbench.
 func New(o Options) (*Workbench, error) {
 	if o.Browser == nil || o.Policy == nil || o.Guard == nil {
 		return nil, errors.New("workbench: Browser, Policy and Guard are required")
@@ -163,11 +171,7 @@ func New(o Options) (*Workbench, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	tok, err := randomToken()
-	if err != nil {
-		return nil, err
-	}
-	return &Workbench{o: o, token: tok, log: o.Logger, views: map[string]*view{}}, nil
+	return &Workbench{o: o, log: o.Logger, views: map[string]*view{}}, nil
 }
 
 func randomToken() (string, error) {
@@ -190,16 +194,6 @@ func (w *Workbench) baseURL() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.base
-}
-
-// Link is the person's entry link: it carries the token (print it on
-// stderr, never to the model).
-func (w *Workbench) Link() string {
-	b := w.baseURL()
-	if b == "" {
-		return ""
-	}
-	return b + Path + "/?token=" + w.token
 }
 
 // TabLink is the live view of a tab, without any secret: the person's
@@ -242,10 +236,15 @@ func (w *Workbench) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rel := strings.TrimPrefix(p, Path+"/")
-	if rel == "" && r.Method == http.MethodGet && w.enter(rw, r) {
-		return // a token or ticket was traded for the cookie
+	if rel == "link" {
+		w.relink(rw, r)
+		return
 	}
-	if !w.authorized(r) {
+	if rel == "" && r.Method == http.MethodGet && w.enter(rw, r) {
+		return // a ticket was traded for a session cookie
+	}
+	s, ok := w.sessionOf(r)
+	if !ok {
 		unauthorized(rw)
 		return
 	}
@@ -254,7 +253,12 @@ func (w *Workbench) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 			http.Error(rw, "Forbidden: not from the workbench's own page", http.StatusForbidden)
 			return
 		}
-		w.api(rw, r, strings.TrimPrefix(rel, "api/"))
+		name := strings.TrimPrefix(rel, "api/")
+		if !s.allows(name, r) {
+			http.Error(rw, "Forbidden: this link opened one tab's view and hand-back only; open the full workbench link for the rest", http.StatusForbidden)
+			return
+		}
+		w.api(rw, r, name, s.tab)
 		return
 	}
 	w.asset(rw, r, rel)
@@ -279,7 +283,7 @@ func secure(rw http.ResponseWriter) {
 func unauthorized(rw http.ResponseWriter) {
 	rw.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	rw.WriteHeader(http.StatusUnauthorized)
-	_, _ = rw.Write([]byte("The Ghostlight workbench needs its link: open the address Ghostlight printed on its standard error (it carries a one-time token).\n"))
+	_, _ = rw.Write([]byte("The Ghostlight workbench needs its link: open the address Ghostlight printed on its standard error, or run `ghostlight workbench` for a fresh one (each link opens it once).\n"))
 }
 
 // Close ends every live view.

@@ -2,7 +2,7 @@
 // drive a real Chromium through 24 typed, governed tools.
 //
 //	ghostlight serve                                 # MCP over stdio (the default)
-//	ghostlight serve --http 127.0.0.1:8765 --token T # MCP over streamable HTTP at /mcp
+//	GHOSTLIGHT_TOKEN=T ghostlight serve --http 127.0.0.1:8765 # MCP over streamable HTTP at /mcp
 package main
 
 import (
@@ -50,6 +50,8 @@ func main() {
 		err = installCmd(args, os.Stdout)
 	case "open":
 		err = openCmd(args, os.Stdout)
+	case "workbench":
+		err = workbenchCmd(args, os.Stdout) // relink.go
 	case "version", "--version":
 		printVersion(os.Stdout)
 	case "help", "-h", "--help":
@@ -71,6 +73,7 @@ func usage(w io.Writer) {
        ghostlight audit verify [FILE]  check the audit's hash chain; non-zero on a break
        ghostlight install         prepare the installed browsers for this installation
        ghostlight open NAME       open a prepared browser (chromium, chrome, edge, brave, …)
+       ghostlight workbench       print a fresh single-use link to the running server's workbench
        ghostlight version
 
 Run "ghostlight serve -h" for the flags.
@@ -78,10 +81,10 @@ Run "ghostlight serve -h" for the flags.
 }
 
 type serveFlags struct {
-	http, token, browserPath, endpoint, startup, logLevel, demoAddr string
-	headful, withholdNames, allowRemote                             bool
-	allowHosts, allowOrigins                                        list
-	workbench                                                       string // --workbench ADDR (workbench_cmd.go)
+	http, token, tokenFile, browserPath, endpoint, startup, logLevel, demoAddr string
+	headful, withholdNames, allowRemote                                        bool
+	allowHosts, allowOrigins                                                   list
+	workbench                                                                  string // --workbench ADDR (workbench_cmd.go)
 }
 
 type list []string
@@ -95,7 +98,8 @@ func serve(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var f serveFlags
 	fs.StringVar(&f.http, "http", "", "serve MCP over streamable HTTP at ADDR (loopback only unless --allow-remote); default stdio")
-	fs.StringVar(&f.token, "token", os.Getenv("GHOSTLIGHT_TOKEN"), "bearer token HTTP clients must send (env GHOSTLIGHT_TOKEN)")
+	fs.StringVar(&f.token, "token", "", "bearer token HTTP clients must send; every local user can read it on the command line: prefer env GHOSTLIGHT_TOKEN or --token-file")
+	fs.StringVar(&f.tokenFile, "token-file", "", "read the bearer token from this file (yours alone: chmod 600)")
 	fs.Var(&f.allowHosts, "allow-host", "extra Host header value HTTP accepts (repeatable)")
 	fs.Var(&f.allowOrigins, "allow-origin", "extra Origin HTTP accepts (repeatable)")
 	fs.BoolVar(&f.allowRemote, "allow-remote", false, "let --http listen on a non-loopback address")
@@ -117,6 +121,11 @@ func serve(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	tok, err := resolveToken(f.token, f.tokenFile, os.Stderr) // token.go
+	if err != nil {
+		return err
+	}
+	f.token = tok
 	if err := checkHTTPToken(f, *insecureNoToken); err != nil {
 		return err // before anything starts
 	}
@@ -185,6 +194,7 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
+	defer wb.close()
 	if f.http == "" {
 		log.Info("ghostlight serving MCP on stdio", "version", currentBuild().Version)
 		return srv.Edge().ServeStdio(ctx, os.Stdin, os.Stdout)
@@ -235,10 +245,10 @@ func checkHTTPToken(f serveFlags, insecureNoToken bool) error {
 		return nil
 	}
 	if !insecureNoToken {
-		return errors.New("--http needs a bearer token: pass --token or set GHOSTLIGHT_TOKEN (or pass --insecure-no-token to serve without one, on loopback only)")
+		return errors.New("--http needs a bearer token: set GHOSTLIGHT_TOKEN or pass --token-file PATH (or pass --insecure-no-token to serve without one, on loopback only)")
 	}
 	if f.allowRemote {
-		return errors.New("--insecure-no-token serves on loopback only: it cannot be combined with --allow-remote; pass --token instead")
+		return errors.New("--insecure-no-token serves on loopback only: it cannot be combined with --allow-remote; set GHOSTLIGHT_TOKEN or pass --token-file instead")
 	}
 	return nil
 }

@@ -62,7 +62,7 @@ func TestHTTPRefusesToServeWithoutAToken(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"serve", "--http", "127.0.0.1:0"}, "--http needs a bearer token: pass --token or set GHOSTLIGHT_TOKEN (or pass --insecure-no-token"},
+		{[]string{"serve", "--http", "127.0.0.1:0"}, "--http needs a bearer token: set GHOSTLIGHT_TOKEN or pass --token-file PATH (or pass --insecure-no-token"},
 		{[]string{"serve", "--http", "127.0.0.1:0", "--insecure-no-token", "--allow-remote"}, "--insecure-no-token serves on loopback only"},
 	} {
 		var stderr bytes.Buffer

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync"
 
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
 	"github.com/ghostlight-dev/ghostlight/runtime/server"
@@ -19,9 +20,12 @@ import (
 // (--workbench), under --http at /workbench, or both (its links then name
 // its own address).
 type served struct {
-	wb  *workbench.Workbench
-	own bool // listening on --workbench
-	out io.Writer
+	wb      *workbench.Workbench
+	own     bool // listening on --workbench
+	out     io.Writer
+	log     *slog.Logger
+	mu      sync.Mutex
+	cleanup func() // removes the link file (relink.go)
 }
 
 // startWorkbench builds the workbench when --workbench or --http asks for
@@ -35,7 +39,7 @@ func startWorkbench(ctx context.Context, srv *server.Server, f serveFlags, log *
 	if err != nil {
 		return nil, err
 	}
-	s := &served{wb: wb, out: os.Stderr}
+	s := &served{wb: wb, out: os.Stderr, log: log}
 	if f.workbench == "" {
 		return s, nil
 	}
@@ -66,8 +70,29 @@ func startWorkbench(ctx context.Context, srv *server.Server, f serveFlags, log *
 }
 
 func (s *served) announce(a net.Addr) {
-	s.wb.SetBase("http://" + a.String())
-	fmt.Fprintf(s.out, "ghostlight: workbench at %s (the link carries its token: keep it to yourself)\n", s.wb.Link())
+	base := "http://" + a.String()
+	s.wb.SetBase(base)
+	if done, err := publish(s.wb, base); err != nil {
+		s.log.Warn("no link file for `ghostlight workbench`", "err", err)
+	} else {
+		s.mu.Lock()
+		s.cleanup = done
+		s.mu.Unlock()
+	}
+	fmt.Fprintf(s.out, "ghostlight: workbench at %s (a single-use link: keep it to yourself; `ghostlight workbench` prints a fresh one)\n", s.wb.Link())
+}
+
+// close removes what announce left on disk.
+func (s *served) close() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	done := s.cleanup
+	s.mu.Unlock()
+	if done != nil {
+		done()
+	}
 }
 
 // handler is what --http mounts at /workbench (nil: none).
