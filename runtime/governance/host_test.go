@@ -105,7 +105,9 @@ func TestPatternsAndMatching(t *testing.T) {
 		}
 	}
 
-	deny := func(p ...string) *Authority { return New("auto", "org", Layer{Name: "organization", Caps: AllCaps, DenyHosts: p}) }
+	deny := func(p ...string) *Authority {
+		return New("auto", "org", Layer{Name: "organization", Caps: AllCaps, DenyHosts: p})
+	}
 	allow := func(p ...string) *Authority { return New("auto", "org", Layer{Name: "user", Caps: AllCaps, Hosts: p}) }
 	cases := []struct {
 		a       *Authority
@@ -135,7 +137,7 @@ func TestPatternsAndMatching(t *testing.T) {
 		{deny("example.com:80"), "example.com", true, "example.com"}, // a denial naming a default port holds for the portless URL
 		{deny("example.com:80"), "example.com:81", false, ""},
 		{deny("example.com"), "user:pw@example.com:1", true, "example.com"},
-		{deny("127.0.0.2"), "[zz]", true, "[zz]"}, // not a host: the ceiling refuses it
+		{deny("127.0.0.2"), "[zz]", true, "[zz]"},                     // not a host: the ceiling refuses it
 		{allow("example.com:80"), "example.com", true, "example.com"}, // an allowance is not widened that way
 		{allow("::1"), "[::1]:3000", false, ""},
 		{allow("127.0.0.1:8080"), "2130706433:8080", false, ""},
