@@ -61,6 +61,24 @@ func CanonicalHost(s string) (string, error) {
 	return c.name, nil
 }
 
+// CanonicalHostPort is CanonicalHost with the port kept when one is named
+// ("[::ffff:7f00:2]:8080" is "127.0.0.2:8080"): how a result names a host a
+// request went to. A host that does not parse is returned as given.
+func CanonicalHostPort(s string) string {
+	h, port, err := splitHostPort(s)
+	if err != nil {
+		return s
+	}
+	c, err := canonicalHost(h)
+	if err != nil {
+		return s
+	}
+	if port != "" {
+		return c.name + ":" + port
+	}
+	return c.name
+}
+
 // splitHostPort splits an authority into its host and its canonical port
 // ("" when it names none), dropping userinfo. A host of two colons or more
 // without brackets is an IPv6 address, which takes no port.

@@ -12,6 +12,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -91,7 +92,12 @@ func (s *session) carryBlocked(ctx context.Context) {
 		}
 		n, hosts := s.ws.TakeBlocked()
 		r.RequestsBlocked += n
-		r.BlockedHosts = append(r.BlockedHosts, hosts...)
+		for _, h := range hosts {
+			// Named as governance canonicalizes them: one host, one name.
+			if h = governance.CanonicalHostPort(h); !slices.Contains(r.BlockedHosts, h) {
+				r.BlockedHosts = append(r.BlockedHosts, h)
+			}
+		}
 		if len(r.BlockedHosts) > surface.BlockedHostsMax {
 			r.BlockedHosts = r.BlockedHosts[:surface.BlockedHostsMax]
 		}
@@ -134,6 +140,7 @@ func blockedSentences(recs []browser.Blocked) []string {
 	mixed := map[browser.RequestKind]bool{} // requests to more than one host
 	var order []browser.RequestKind
 	for _, b := range recs {
+		b.Host = governance.CanonicalHostPort(b.Host)
 		k := b.Kind
 		if k == browser.RequestSocket {
 			k = browser.RequestSubresource
