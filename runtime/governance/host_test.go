@@ -337,3 +337,15 @@ func spellIPv4(v uint32, k uint8) string {
 	}
 	return s
 }
+
+// TestCheckRestrictHosts: a call's restrict_hosts entry that names no host
+// is refused at its pointer, rule format; the forms a layer takes pass.
+func TestCheckRestrictHosts(t *testing.T) {
+	if r := CheckRestrictHosts([]string{"ok.example", "[::1]:8080", "2130706434", "*.1.2.3.4"}); r == nil || r.Reason != surface.ReasonInvalidArguments ||
+		r.Pointer != "/restrict_hosts/3" || r.Rule != surface.RuleFormat || r.Limit != "host_pattern" {
+		t.Fatalf("refusal %+v", r)
+	}
+	if r := CheckRestrictHosts([]string{"::1", "*.example.com", "localhost:3000"}); r != nil {
+		t.Fatalf("refused %+v", r)
+	}
+}
