@@ -66,6 +66,7 @@ bench-live: browser
 fuzz:
 	$(GO) test ./conformance/ -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime/mcpedge/ -run '^$$' -fuzz FuzzTextParse -fuzztime $(FUZZTIME)
+	$(GO) test ./runtime/governance/ -run '^$$' -fuzz FuzzCanonicalHost -fuzztime $(FUZZTIME)
 
 # Release archives for every target, version and commit stamped in, with SHA256SUMS (dist/).
 dist:

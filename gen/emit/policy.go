@@ -65,6 +65,15 @@ func policyFile(spec *ir.Spec, root string) *jen.File {
 	f.Comment("PolicyCeilings are permanent: they hold under every authority, all-open included.")
 	f.Var().Id("PolicyCeilings").Op("=").Add(stringsLit(p.Ceilings))
 
+	f.Comment("PolicyAddressPreset is a named list of CIDRs hosts.addresses.deny may name.")
+	f.Type().Id("PolicyAddressPreset").Struct(jen.Id("Name").String(), jen.Id("Doc").String(), jen.Id("CIDRs").Index().String())
+	var presets []jen.Code
+	for _, ap := range p.AddressPresets {
+		presets = append(presets, jen.Values(jen.Dict{jen.Id("Name"): jen.Lit(ap.Name), jen.Id("Doc"): jen.Lit(ap.Doc), jen.Id("CIDRs"): stringsLit(ap.CIDRs)}))
+	}
+	f.Comment("PolicyAddressPresets are the named address ranges (spec/address_presets.cue).")
+	f.Var().Id("PolicyAddressPresets").Op("=").Index().Id("PolicyAddressPreset").Values(presets...)
+
 	f.Comment("How a lower layer may move a setting (PolicySetting.Narrow).")
 	f.Const().Defs(
 		jen.Id("PolicyNarrowOrder").Op("=").Lit(ir.NarrowOrder).Comment("toward the front of Order (narrowest first)"),

@@ -55,6 +55,15 @@ func PolicyDocs(spec *ir.Spec) []byte {
 	for _, s := range p.Fields {
 		w("- `%s`: %s\n", s.Name, s.Doc)
 	}
+	if len(p.AddressPresets) > 0 {
+		w("\n## Address presets\n\n")
+		w("`hosts.addresses.deny` may name these ranges beside CIDRs and addresses. ")
+		w("They are checked on every address a host resolves to, and on an IP address written in a URL:\n\n")
+		w("| preset | CIDRs | meaning |\n| --- | --- | --- |\n")
+		for _, ap := range p.AddressPresets {
+			w("| `%s` | `%s` | %s |\n", ap.Name, strings.Join(ap.CIDRs, "`, `"), ap.Doc)
+		}
+	}
 	w("\n## Signing the organization layer\n\n")
 	w("An organization layer may be signed: an ed25519 signature over the file's exact bytes, in the file beside it named with the suffix `%s` ", p.Signature.Suffix)
 	w("(standard base64 text or the raw 64 bytes). The public key is pinned by the installation, in `%s` or the file env `%s` names ", p.Signature.KeyPath, p.Signature.KeyEnv)

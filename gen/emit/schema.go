@@ -58,7 +58,8 @@ var formatPattern = map[string]string{
 	"url":           `^https?://[^/?#]`,
 	"absolute_path": `^(/|[A-Za-z]:[\\/])`,
 	"base64":        `^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`,
-	"host_pattern":  `^(\*\.)?[A-Za-z0-9:-]([A-Za-z0-9.:-]*[A-Za-z0-9:-])?$`,
+	"host_pattern":  `^(\*\.)?[\w:\[\]-]([\w.:\[\]-]*[\w:\[\]-])?$`,
+	"address_rule":  `^([a-z-]+|[0-9A-Fa-f.:]+(/[0-9]{1,3})?)$`,
 	"identifier":    `^[A-Za-z0-9_-]*$`,
 }
 

@@ -319,6 +319,14 @@ type Policy struct {
 	Layers    []*PolicyLayer
 	Signature PolicySignature
 	Ceilings  []string
+	// AddressPresets are the named ranges hosts.addresses.deny may list.
+	AddressPresets []*AddressPreset
+}
+
+// AddressPreset is a named list of CIDRs (spec/address_presets.cue).
+type AddressPreset struct {
+	Name, Doc string
+	CIDRs     []string
 }
 
 // PolicyLayer is one layer of authority, in order from the top.

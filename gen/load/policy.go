@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 
@@ -42,7 +43,40 @@ func (r *reader) readPolicy(v cue.Value) {
 		KeyEnv:  r.str(sig.LookupPath(cue.ParsePath("key_env"))),
 	}
 	p.Ceilings = r.strings(v.LookupPath(cue.ParsePath("policy_ceilings")))
+	p.AddressPresets = r.addressPresets(v)
 	r.spec.Policy = p
+}
+
+// addressPresets reads the named address ranges; each CIDR must parse and
+// name its network exactly (10.0.0.0/8, not 10.1.2.3/8), and names must be
+// unique.
+func (r *reader) addressPresets(v cue.Value) []*ir.AddressPreset {
+	it, err := v.LookupPath(cue.ParsePath("address_presets")).List()
+	if err != nil {
+		return nil // a spec without presets (gen/testdata/mini)
+	}
+	var out []*ir.AddressPreset
+	seen := map[string]bool{}
+	for it.Next() {
+		e := it.Value()
+		p := &ir.AddressPreset{Name: r.str(e.LookupPath(cue.ParsePath("name"))), Doc: r.str(e.LookupPath(cue.ParsePath("doc")))}
+		p.CIDRs = r.strings(e.LookupPath(cue.ParsePath("cidrs")))
+		if seen[p.Name] {
+			r.setErr(fmt.Errorf("address preset %q is declared twice", p.Name))
+		}
+		seen[p.Name] = true
+		for _, c := range p.CIDRs {
+			pr, err := netip.ParsePrefix(c)
+			if err != nil || pr.Masked() != pr {
+				r.setErr(fmt.Errorf("address preset %s: %q is not a CIDR naming its network", p.Name, c))
+			}
+		}
+		if len(p.CIDRs) == 0 {
+			r.setErr(fmt.Errorf("address preset %s lists no CIDR", p.Name))
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 func (r *reader) policyFields(v cue.Value, at string) []*ir.Field {

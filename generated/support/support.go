@@ -729,16 +729,46 @@ func CheckKey(s string, p *Path, named func(string) bool) *Error {
 	return fail(p, RuleFormat, "key", fieldName(p)+" must be one character or a named key such as Enter")
 }
 
-// CheckHostPattern accepts a host name or "*." followed by one.
+// CheckHostPattern accepts a host, an IP address (IPv6 bare or in
+// brackets) or "*." followed by one, each with an optional ":port": the
+// characters of those forms (letters, digits, _, -, ., :, [ and ]), no dot
+// first or last. Whether it parses as a host is the policy's to say.
 func CheckHostPattern(s string, p *Path) *Error {
 	h := strings.TrimPrefix(s, "*.")
-	ok := h != "" && !strings.HasPrefix(h, ".") && !strings.HasSuffix(h, ".")
+	ok := h != "" && h[0] != '.' && h[len(h)-1] != '.'
 	for i := 0; ok && i < len(h); i++ {
 		c := h[i]
-		ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == ':'
+		ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == ':' || c == '[' || c == ']'
 	}
 	if !ok {
-		return fail(p, RuleFormat, "host_pattern", fieldName(p)+" must be a host name or *.suffix")
+		return fail(p, RuleFormat, "host_pattern", fieldName(p)+" must be a host, an IP address or *.domain, each with an optional :port")
+	}
+	return nil
+}
+
+// CheckAddressRule accepts a preset's name (lower-case letters and -) or
+// an IP address or CIDR's characters (hex digits, . and :, then an
+// optional /prefix of up to three digits). Whether it parses is the
+// policy's to say.
+func CheckAddressRule(s string, p *Path) *Error {
+	preset := s != ""
+	for i := 0; preset && i < len(s); i++ {
+		preset = s[i] >= 'a' && s[i] <= 'z' || s[i] == '-'
+	}
+	if preset {
+		return nil
+	}
+	addr, bits, cut := strings.Cut(s, "/")
+	ok := addr != "" && (!cut || len(bits) >= 1 && len(bits) <= 3)
+	for i := 0; ok && i < len(addr); i++ {
+		c := addr[i]
+		ok = c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || c == '.' || c == ':'
+	}
+	for i := 0; ok && i < len(bits); i++ {
+		ok = bits[i] >= '0' && bits[i] <= '9'
+	}
+	if !ok {
+		return fail(p, RuleFormat, "address_rule", fieldName(p)+" must be a preset's name, an IP address or a CIDR")
 	}
 	return nil
 }

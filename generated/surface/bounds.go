@@ -2,6 +2,12 @@
 
 package surface
 
+// AddressRuleChars: Characters of an address rule (a preset, an address or a CIDR). (chars)
+const (
+	AddressRuleCharsMin = 1
+	AddressRuleCharsMax = 64
+)
+
 // ArticleMinChars: Visible characters a block needs to be read as the page's article. (chars)
 const (
 	ArticleMinCharsMax = 200
@@ -454,6 +460,12 @@ const (
 	PerceiveLimitMin     = 1
 	PerceiveLimitMax     = 200
 	PerceiveLimitDefault = 50
+)
+
+// PolicyAddresses: Address rules in one policy list. (items)
+const (
+	PolicyAddressesMin = 0
+	PolicyAddressesMax = 256
 )
 
 // PolicyDepth: Nesting levels of one policy layer file. (count)

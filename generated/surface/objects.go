@@ -395,7 +395,7 @@ type CapabilityLine struct {
 
 // PolicyRuleLine: A rule.
 type PolicyRuleLine struct {
-	Rule  string `json:"rule"`  // allow, deny, requests or restrict.
+	Rule  string `json:"rule"`  // allow, deny, addresses, requests or restrict.
 	Value string `json:"value"` // Patterns, or the requests governed.
 	Layer string `json:"layer"` // Layer.
 }

@@ -66,6 +66,32 @@ const (
 // PolicyCeilings are permanent: they hold under every authority, all-open included.
 var PolicyCeilings = []string{"URLs must be absolute http or https URLs; file:, data:, javascript: and browser-internal schemes are never reachable.", "The contract's bounds in spec/ hold for every call; no layer raises one.", "Credential-class fields (passwords, one-time codes, payment cards) are never filled by the model; they stop for a visible user handoff.", "Script source and results, dialog text, file paths, names and contents never enter audit records."}
 
+// PolicyAddressPreset is a named list of CIDRs hosts.addresses.deny may name.
+type PolicyAddressPreset struct {
+	Name  string
+	Doc   string
+	CIDRs []string
+}
+
+// PolicyAddressPresets are the named address ranges (spec/address_presets.cue).
+var PolicyAddressPresets = []PolicyAddressPreset{{
+	CIDRs: []string{"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7"},
+	Doc:   "Private networks: RFC 1918, carrier-grade NAT (RFC 6598) and IPv6 unique local addresses.",
+	Name:  "private",
+}, {
+	CIDRs: []string{"169.254.0.0/16", "fe80::/10"},
+	Doc:   "Link-local addresses (cloud metadata services live here too).",
+	Name:  "link-local",
+}, {
+	CIDRs: []string{"169.254.169.254/32", "fd00:ec2::254/128"},
+	Doc:   "Cloud instance metadata services (AWS, GCP, Azure, and AWS's IPv6 one).",
+	Name:  "metadata",
+}, {
+	CIDRs: []string{"127.0.0.0/8", "::1/128", "0.0.0.0/8", "::/128"},
+	Doc:   "This machine: loopback, and the unspecified addresses Linux connects to it.",
+	Name:  "loopback",
+}}
+
 // How a lower layer may move a setting (PolicySetting.Narrow).
 const (
 	PolicyNarrowOrder   = "order"   // toward the front of Order (narrowest first)
@@ -126,7 +152,7 @@ var PolicySettings = []PolicySetting{{
 	Pointer: "/capabilities/execute",
 	Type:    "string",
 }, {
-	Doc:     "Host patterns calls may reach: an exact host (`example.com`, any port), `*.example.com` (subdomains only), or `host:port`. Absent: every host. Each pattern of a lower layer must lie within a pattern of every higher layer's list.",
+	Doc:     "Host patterns calls may reach: an exact host (`example.com`, any port), `*.example.com` (subdomains only), an IP address in any spelling (`127.0.0.1`, `::1`, `[::1]`), or any of these with `:port`. Hosts are compared in canonical form. Absent: every host. Each pattern of a lower layer must lie within a pattern of every higher layer's list.",
 	Key:     "hosts.allow",
 	Narrow:  "within",
 	Pointer: "/hosts/allow",
@@ -136,6 +162,12 @@ var PolicySettings = []PolicySetting{{
 	Key:     "hosts.deny",
 	Narrow:  "adds",
 	Pointer: "/hosts/deny",
+	Type:    "array",
+}, {
+	Doc:     "Address rules no connection may reach.",
+	Key:     "hosts.addresses.deny",
+	Narrow:  "adds",
+	Pointer: "/hosts/addresses/deny",
 	Type:    "array",
 }, {
 	Default: "navigation",
@@ -443,15 +475,16 @@ func (o *PolicyCapabilities) decode(d []byte, p *support.Path, extra string) *su
 
 // PolicyHosts: Which hosts calls may reach (the permanent ceiling allows http and https only).
 type PolicyHosts struct {
-	Allow    []string `json:"allow,omitzero"`    // Host patterns calls may reach: an exact host (`example.com`, any port), `*.example.com` (subdomains only), or `host:port`. Absent: every host. Each pattern of a lower layer must lie within a pattern of every higher layer's list.
-	Deny     []string `json:"deny,omitzero"`     // Host patterns no call may reach, whatever any allow list says. Every layer's denials apply; a lower layer may not allow a host a higher layer denies.
-	Requests string   `json:"requests,omitzero"` // Which requests the host rules govern: `navigation` (top-level documents, frames, redirects and popups) or `all` (every request a page makes, WebSockets, beacons and workers included). `all` is narrower.
+	Allow     []string              `json:"allow,omitzero"`     // Host patterns calls may reach: an exact host (`example.com`, any port), `*.example.com` (subdomains only), an IP address in any spelling (`127.0.0.1`, `::1`, `[::1]`), or any of these with `:port`. Hosts are compared in canonical form. Absent: every host. Each pattern of a lower layer must lie within a pattern of every higher layer's list.
+	Deny      []string              `json:"deny,omitzero"`      // Host patterns no call may reach, whatever any allow list says. Every layer's denials apply; a lower layer may not allow a host a higher layer denies.
+	Addresses *PolicyHostsAddresses `json:"addresses,omitzero"` // Addresses no connection may reach once its host is resolved, whatever name led there: CIDRs (`10.0.0.0/8`), addresses, or presets (`private`, `link-local`, `metadata`, `loopback`). An IP address in any layer's `deny` is denied here too. Every layer's entries apply.
+	Requests  string                `json:"requests,omitzero"`  // Which requests the host rules govern: `navigation` (top-level documents, frames, redirects and popups) or `all` (every request a page makes, WebSockets, beacons and workers included). `all` is narrower.
 }
 
-var policyHostsKeys = []string{"allow", "deny", "requests"}
+var policyHostsKeys = []string{"allow", "deny", "addresses", "requests"}
 
 func (o *PolicyHosts) decode(d []byte, p *support.Path, extra string) *support.Error {
-	var raw [3]support.Span
+	var raw [4]support.Span
 	if err := support.Members(d, p, policyHostsKeys, raw[:], extra); err != nil {
 		return err
 	}
@@ -500,6 +533,14 @@ func (o *PolicyHosts) decode(d []byte, p *support.Path, extra string) *support.E
 		o.Deny = items
 	}
 	if r := raw[2]; r.Set() {
+		p := support.Key(p, "addresses")
+		v := new(PolicyHostsAddresses)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.Addresses = v
+	}
+	if r := raw[3]; r.Set() {
 		p := support.Key(p, "requests")
 		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
@@ -511,6 +552,43 @@ func (o *PolicyHosts) decode(d []byte, p *support.Path, extra string) *support.E
 			return support.EnumError(p, "navigation, all")
 		}
 		o.Requests = v
+	}
+	return nil
+}
+
+// PolicyHostsAddresses: Addresses no connection may reach once its host is resolved, whatever name led there: CIDRs (`10.0.0.0/8`), addresses, or presets (`private`, `link-local`, `metadata`, `loopback`). An IP address in any layer's `deny` is denied here too. Every layer's entries apply.
+type PolicyHostsAddresses struct {
+	Deny []string `json:"deny,omitzero"` // Address rules no connection may reach.
+}
+
+var policyHostsAddressesKeys = []string{"deny"}
+
+func (o *PolicyHostsAddresses) decode(d []byte, p *support.Path, extra string) *support.Error {
+	var raw [1]support.Span
+	if err := support.Members(d, p, policyHostsAddressesKeys, raw[:], extra); err != nil {
+		return err
+	}
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "deny")
+		items := []string{}
+		if err := support.DecArray(d[r.Start:r.End], p, PolicyAddressesMin, PolicyAddressesMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item string
+			{
+				v, err := support.DecString(raw, p, AddressRuleCharsMin, AddressRuleCharsMax)
+				if err != nil {
+					return err
+				}
+				if err := support.CheckAddressRule(v, p); err != nil {
+					return err
+				}
+				item = v
+			}
+			items = append(items, item)
+			return nil
+		}); err != nil {
+			return err
+		}
+		o.Deny = items
 	}
 	return nil
 }
@@ -830,6 +908,10 @@ func (o *Policy) Lookup(pointer string) (any, bool) {
 	case "/hosts/deny":
 		if o.Hosts != nil && o.Hosts.Deny != nil {
 			return o.Hosts.Deny, true
+		}
+	case "/hosts/addresses/deny":
+		if o.Hosts != nil && o.Hosts.Addresses != nil && o.Hosts.Addresses.Deny != nil {
+			return o.Hosts.Addresses.Deny, true
 		}
 	case "/hosts/requests":
 		if o.Hosts != nil && o.Hosts.Requests != "" {

@@ -294,6 +294,18 @@ func (ws *Workspace) TakeBlocked() (int, []string) {
 func requestHost(raw string) (string, bool) {
 	u, err := url.Parse(raw)
 	if err != nil {
+		// Go refuses some URLs Chromium sends (a %-escape left in a host):
+		// a web scheme's authority still goes to the boundary, which
+		// refuses what it cannot read, rather than the request passing
+		// unchecked.
+		scheme, rest, ok := strings.Cut(raw, "://")
+		switch strings.ToLower(scheme) {
+		case "http", "https", "ws", "wss":
+			if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+				rest = rest[:i]
+			}
+			return rest, ok && rest != ""
+		}
 		return "", false
 	}
 	switch strings.ToLower(u.Scheme) {

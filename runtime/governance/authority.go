@@ -8,8 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net"
-	"net/url"
 	"sort"
 	"strings"
 
@@ -26,6 +24,9 @@ type Layer struct {
 	Hosts []string
 	// DenyHosts are patterns this layer denies whatever any allow list says.
 	DenyHosts []string
+	// DenyAddresses are the address rules this layer denies after
+	// resolution (hosts.addresses.deny: presets, addresses, CIDRs).
+	DenyAddresses []string
 	// Constraints this layer denies (e.g. "tab_close").
 	DenyConstraints []string
 	// Preserve is the preserve-tabs interlock (tabs.preserve: true).
@@ -39,6 +40,9 @@ type Layer struct {
 	Source string
 	doc    *policyfile.Document
 	flags  map[string]string // command line: pointer → flag
+	// compiled is the host and address rules parsed (pattern.go); shared
+	// by copies of the layer, never changed once set.
+	compiled *layerHosts
 }
 
 // AllCaps is every capability.
@@ -87,6 +91,10 @@ func AllOpen(startup string) *Authority {
 
 // New builds an authority from configured layers (under the ceiling).
 func New(startup, organization string, layers ...Layer) *Authority {
+	layers = append([]Layer(nil), layers...)
+	for i := range layers {
+		layers[i].compiled = compileHosts(&layers[i])
+	}
 	return &Authority{layers: append([]Layer{ceiling()}, layers...), startup: startup, isolation: IsolationSession, organization: organization, provenance: noOrgLayer}
 }
 
@@ -97,6 +105,7 @@ func (a *Authority) Narrow(r surface.Restrictions) *Authority {
 		return a
 	}
 	l := Layer{Name: surface.PolicyLayerRestriction, Caps: AllCaps, Hosts: r.Hosts}
+	l.compiled = compileHosts(&l)
 	if r.Capabilities != nil {
 		l.Caps = surface.CapsOf(r.Capabilities)
 	}
@@ -165,75 +174,65 @@ func (a *Authority) AdmitCapability(c surface.Capability) *surface.Refusal {
 }
 
 // AdmitURL checks a URL the call will reach (a navigation target, or the page
-// an action runs on) against the ceilings and every host layer.
+// an action runs on) against the ceilings and every host layer. The URL is
+// read as Chromium reads it (host.go), so what is checked is what the
+// browser would connect to.
 func (a *Authority) AdmitURL(raw string) *surface.Refusal {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
+	scheme, authority := urlAuthority(raw)
+	if (scheme != "http" && scheme != "https") || authority == "" {
 		host := ""
-		if u != nil {
-			host = u.Scheme + ":"
+		if scheme != "" {
+			host = scheme + ":"
 		}
 		return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: host, Layer: surface.PolicyLayerCeiling, Message: "only http and https pages are reachable"}
 	}
-	return a.AdmitHost(u.Host)
+	return a.AdmitHost(authority)
 }
 
-// AdmitHost checks a host (host or host:port) against every host layer:
-// any layer's denial refuses it, and every allow list must admit it.
+// AdmitHost checks a host (host or host:port, any spelling) against every
+// host layer: any layer's denial refuses it, and every allow list must
+// admit it. The host is canonicalized first (CanonicalHost), and the
+// refusal names the canonical host; one that is not a host at all is
+// refused by the ceiling. An IP address is also held to the address rules
+// (AdmitAddr), since no resolution will check it later.
 func (a *Authority) AdmitHost(hostport string) *surface.Refusal {
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
+	h, port, err := splitHostPort(hostport)
+	var c chost
+	if err == nil {
+		c, err = canonicalHost(h)
 	}
-	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if err != nil {
+		shown := hostport
+		if len(shown) > surface.HostPatternCharsMax {
+			shown = shown[:surface.HostPatternCharsMax]
+		}
+		return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: shown, Layer: surface.PolicyLayerCeiling, Message: "that is not a host a URL can name"}
+	}
 	for _, l := range a.layers {
-		for _, p := range l.DenyHosts {
-			if MatchHost(p, host, hostport) {
-				return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: host, Layer: l.Name, Message: "the " + l.Name + " layer denies " + host}
+		lh := l.hosts()
+		for _, d := range lh.deny {
+			if d.p.matches(c, port, true) {
+				return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: c.name, Layer: l.Name, Message: "the " + l.Name + " layer denies " + c.name}
 			}
 		}
-		if l.Hosts == nil {
+		if lh.allowAll {
 			continue
 		}
 		ok := false
-		for _, p := range l.Hosts {
-			if MatchHost(p, host, hostport) {
+		for _, p := range lh.allow {
+			if p.matches(c, port, false) {
 				ok = true
 				break
 			}
 		}
 		if !ok {
-			return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: host, Layer: l.Name, Message: "the " + l.Name + " layer does not allow " + host}
+			return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: c.name, Layer: l.Name, Message: "the " + l.Name + " layer does not allow " + c.name}
 		}
+	}
+	if c.kind != hostDomain {
+		return a.admitAddr(c.addr, port)
 	}
 	return nil
-}
-
-// MatchHost matches a pattern ("example.com", "*.example.com", or either
-// with ":port") against a host name (and its host:port form). A pattern
-// without a port matches every port.
-func MatchHost(pattern, host, hostport string) bool {
-	ph, pport := splitPattern(pattern)
-	if pport != "" {
-		_, port, err := net.SplitHostPort(strings.ToLower(hostport))
-		if err != nil || port != pport {
-			return false
-		}
-	}
-	host = strings.ToLower(strings.TrimSuffix(host, "."))
-	if suffix, ok := strings.CutPrefix(ph, "*."); ok {
-		return strings.HasSuffix(host, "."+suffix)
-	}
-	return host == ph
-}
-
-// splitPattern lowers a host pattern and splits off its port.
-func splitPattern(p string) (host, port string) {
-	p = strings.ToLower(p)
-	if i := strings.LastIndexByte(p, ':'); i >= 0 {
-		return strings.TrimSuffix(p[:i], "."), p[i+1:]
-	}
-	return strings.TrimSuffix(p, "."), ""
 }
 
 // Layers returns the layers in force, from the top.

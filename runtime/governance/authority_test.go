@@ -44,27 +44,6 @@ func TestCeilings(t *testing.T) {
 	}
 }
 
-func TestMatchHost(t *testing.T) {
-	cases := []struct {
-		p, host, hp string
-		want        bool
-	}{
-		{"example.com", "example.com", "example.com", true},
-		{"example.com", "a.example.com", "a.example.com", false},
-		{"*.example.com", "a.example.com", "a.example.com", true},
-		{"*.example.com", "example.com", "example.com", false},
-		{"*.example.com", "badexample.com", "badexample.com", false},
-		{"127.0.0.1:8080", "127.0.0.1", "127.0.0.1:8080", true},
-		{"127.0.0.1:8080", "127.0.0.1", "127.0.0.1:9090", false},
-		{"Example.COM", "example.com", "example.com", true},
-	}
-	for _, c := range cases {
-		if got := MatchHost(c.p, c.host, c.hp); got != c.want {
-			t.Errorf("MatchHost(%q, %q) = %v", c.p, c.hp, got)
-		}
-	}
-}
-
 func TestConstraint(t *testing.T) {
 	a := New("auto", "org", Layer{Name: "configuration", Caps: AllCaps, DenyConstraints: []string{"tab_close"}})
 	if r := a.Admit(surface.Needs{Caps: surface.CapAction, Constraints: []string{"tab_close"}}); r == nil || r.Reason != surface.ReasonConstraintDenied {

@@ -37,7 +37,7 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 		}
 		f.Capabilities = append(f.Capabilities, line)
 	}
-	limited, deniedHosts := false, 0
+	limited, deniedHosts, deniedAddrs := false, 0, 0
 	for _, l := range a.layers {
 		if l.Hosts != nil {
 			rule := "allow"
@@ -50,6 +50,10 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 		if l.DenyHosts != nil {
 			f.Hosts = append(f.Hosts, &surface.PolicyRuleLine{Rule: "deny", Value: patterns(l.DenyHosts), Layer: l.Name})
 			deniedHosts += len(l.DenyHosts)
+		}
+		if l.DenyAddresses != nil {
+			f.Hosts = append(f.Hosts, &surface.PolicyRuleLine{Rule: "addresses", Value: addressText(l.DenyAddresses), Layer: l.Name})
+			deniedAddrs += len(l.DenyAddresses)
 		}
 	}
 	req, reqLayer, _ := a.Value("/hosts/requests")
@@ -140,6 +144,9 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 	default:
 		parts = append(parts, "every http(s) host is reachable")
 	}
+	if deniedAddrs > 0 {
+		parts = append(parts, "no connection reaches an address the address rules deny, whatever name resolves there")
+	}
 	if closeLine.Value == "denied" || preserveLine.Value == "on" {
 		parts = append(parts, "no tab may be closed")
 	}
@@ -182,6 +189,22 @@ func patterns(l []string) string {
 		return "(none)"
 	}
 	return strings.Join(l, ", ")
+}
+
+// addressText lists address rules with each preset's ranges, so an
+// explanation says which addresses a name stands for.
+func addressText(rules []string) string {
+	var out []string
+	for _, r := range rules {
+		s := r
+		for _, p := range surface.PolicyAddressPresets {
+			if p.Name == r {
+				s += " (" + strings.Join(p.CIDRs, ", ") + ")"
+			}
+		}
+		out = append(out, s)
+	}
+	return "deny " + patterns(out)
 }
 
 func valueText(v any) string {
@@ -260,8 +283,11 @@ func Render(f *surface.PolicyExplainFacts, where Where) []string {
 	}
 	for _, h := range f.Hosts {
 		ptr := "/hosts/" + h.Rule
-		if h.Rule == "restrict" {
+		switch h.Rule {
+		case "restrict":
 			ptr = ""
+		case "addresses":
+			ptr = "/hosts/addresses/deny"
 		}
 		add(h.Layer, ptr, "hosts %s: %s (%s)", h.Rule, h.Value, h.Layer)
 	}

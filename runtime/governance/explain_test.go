@@ -117,3 +117,24 @@ func TestExplainDecidingLayers(t *testing.T) {
 		t.Errorf("singular: %q", one.Situation)
 	}
 }
+
+// TestExplainAddressRules: policy_explain shows each layer's address rules,
+// presets with their ranges, and host patterns in canonical form, located
+// at their file and line for the person.
+func TestExplainAddressRules(t *testing.T) {
+	cfg, p := layers(t, "hosts: addresses: deny: [\"metadata\", \"198.51.100.0/24\"]\n", "hosts: deny: [\"2130706434\", \"::1\"]\n", "")
+	a := mustLoad(t, cfg)
+	f := a.Explain()
+	joined := strings.Join(Render(f, a.Locate()), "\n")
+	for _, w := range []string{
+		"hosts addresses: deny metadata (169.254.169.254/32, fd00:ec2::254/128), 198.51.100.0/24 (organization)  [" + p[0] + ":1:",
+		"hosts deny: 127.0.0.2, [::1] (user)  [" + p[1] + ":1:",
+	} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("explanation lacks %q:\n%s", w, joined)
+		}
+	}
+	if !strings.Contains(f.Situation, "no connection reaches an address the address rules deny") {
+		t.Errorf("situation %q", f.Situation)
+	}
+}

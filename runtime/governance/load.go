@@ -206,9 +206,37 @@ func parseLayer(f File, src []byte) (Layer, *Problem) {
 	if derr != nil {
 		return Layer{}, &Problem{Layer: f.Layer, Kind: problemInvalid, Msg: fmt.Sprintf("%s: %s (%s)", doc.Where(derr.Pointer), derr.Message, dotted(derr.Pointer))}
 	}
+	if p := checkHostRules(p, doc); p != "" {
+		return Layer{}, &Problem{Layer: f.Layer, Kind: problemInvalid, Msg: p}
+	}
 	l := compile(f.Layer, p)
 	l.Source, l.doc = f.Path, doc
 	return l, nil
+}
+
+// checkHostRules parses every host pattern and address rule of a decoded
+// layer (the decoder checked their characters only), naming the file and
+// line of the first that does not parse.
+func checkHostRules(p *surface.Policy, doc *policyfile.Document) string {
+	for _, at := range []string{"/hosts/allow", "/hosts/deny", "/hosts/addresses/deny"} {
+		v, ok := p.Lookup(at)
+		if !ok {
+			continue
+		}
+		for i, s := range v.([]string) {
+			var err error
+			if at == "/hosts/addresses/deny" {
+				_, err = parseAddressRule(s)
+			} else {
+				_, err = parsePattern(s)
+			}
+			if err != nil {
+				ptr := fmt.Sprintf("%s/%d", at, i)
+				return fmt.Sprintf("%s: %v (%s)", doc.Where(ptr), err, dotted(ptr))
+			}
+		}
+	}
+	return ""
 }
 
 func dotted(pointer string) string {
@@ -259,11 +287,15 @@ func compile(name string, p *surface.Policy) Layer {
 		}
 	}
 	if v, ok := p.Lookup("/hosts/allow"); ok {
-		l.Hosts = v.([]string)
+		l.Hosts = canonicalPatterns(v.([]string))
 	}
 	if v, ok := p.Lookup("/hosts/deny"); ok {
-		l.DenyHosts = v.([]string)
+		l.DenyHosts = canonicalPatterns(v.([]string))
 	}
+	if v, ok := p.Lookup("/hosts/addresses/deny"); ok {
+		l.DenyAddresses = v.([]string)
+	}
+	l.compiled = compileHosts(&l)
 	if v, ok := p.Lookup("/tabs/close"); ok && v == "deny" {
 		l.DenyConstraints = []string{"tab_close"}
 	}
@@ -271,6 +303,21 @@ func compile(name string, p *surface.Policy) Layer {
 		l.Preserve = v.(bool)
 	}
 	return l
+}
+
+// canonicalPatterns stores a layer's host patterns in canonical form
+// ("2130706434" as "127.0.0.2", "[::1]" as written, "::1" as "[::1]"), so
+// explanations and digests say one thing for one host. A pattern that does
+// not parse stays as written (loading refused it already).
+func canonicalPatterns(ps []string) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p
+		if c, err := CanonicalPattern(p); err == nil {
+			out[i] = c
+		}
+	}
+	return out
 }
 
 // verify checks the organization layer's signature against the pinned key.

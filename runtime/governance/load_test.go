@@ -76,7 +76,7 @@ func TestLayerErrorsNameFileAndLine(t *testing.T) {
 		{"package p\n\ncapabilities: {\n\treed: \"deny\"\n}\n", ":4:2: unknown field \"reed\" (capabilities.reed)"},
 		{"tabs: preserve: \"yes\"", ":1:7: preserve must be a boolean, not a string (tabs.preserve)"},
 		{"capabilities: write: \"maybe\"", ":1:15: write must be one of allow, deny (capabilities.write)"},
-		{"hosts: allow: [\"ok.example\", \"bad host\"]", ":1:30: allow[1] must be a host name or *.suffix (hosts.allow.1)"},
+		{"hosts: allow: [\"ok.example\", \"bad host\"]", ":1:30: allow[1] must be a host, an IP address or *.domain, each with an optional :port (hosts.allow.1)"},
 		{"audit: keep: 0", ":1:8: keep must be at least 1 (audit.keep)"},
 		{"capabilities: read: deny", ":1:21: \"deny\" is a reference"},
 		{"nonsense: 1", ":1:1: unknown field \"nonsense\""},
@@ -397,4 +397,36 @@ func BenchmarkLoad(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestHostRulesLoad: host patterns in any spelling load, stored canonical;
+// a pattern or address rule that parses as no host refuses to load,
+// naming file, line and column.
+func TestHostRulesLoad(t *testing.T) {
+	cfg, _ := layers(t, "hosts: deny: [\"::1\", \"[::1]:8080\", \"2130706434\", \"*.Example.COM\", \"0x7f.1:08080\"]\nhosts: addresses: deny: [\"private\", \"metadata\", \"198.51.100.0/24\"]\n", "", "")
+	a := mustLoad(t, cfg)
+	l := a.Layers()[1]
+	if got := strings.Join(l.DenyHosts, " "); got != "[::1] [::1]:8080 127.0.0.2 *.example.com 127.0.0.1:8080" {
+		t.Errorf("stored %q", got)
+	}
+	if got := strings.Join(l.DenyAddresses, " "); got != "private metadata 198.51.100.0/24" {
+		t.Errorf("address rules %q", got)
+	}
+	for _, c := range []struct{ src, want string }{
+		{"hosts: deny: [\"ok.example\", \"[zz]\"]", `:1:29: "[zz]" is not a host pattern`},
+		{"hosts: allow: [\n\t\"*.127.0.0.1\",\n]", `:2:2: "*.127.0.0.1" is not a host pattern: *. applies to domain names, and 127.0.0.1 is an IP address (hosts.allow.0)`},
+		{"hosts: deny: [\"256.1.1.1\"]", `:1:15: "256.1.1.1" is not a host pattern`},
+		{"hosts: deny: [\"[::1]:99999\"]", `:1:15: "[::1]:99999" is not a host pattern: port "99999" is above 65535 (hosts.deny.0)`},
+		{"hosts: addresses: deny: [\"10.0.0.0/8\", \"privat\"]", `:1:40: "privat" is not a preset (private, link-local, metadata, loopback), an IP address or a CIDR (hosts.addresses.deny.1)`},
+		{"hosts: addresses: deny: [\"10.0.0.1/8\"]", `:1:26: "10.0.0.1/8" has bits set past its prefix; the network is 10.0.0.0/8`},
+		{"hosts: addresses: deny: [\"10.0.0.0/8 \"]", `:1:26: deny[0] must be a preset's name, an IP address or a CIDR`},
+	} {
+		cfg, p := layers(t, "", "", c.src)
+		loadErr(t, cfg, p[2]+c.want)
+	}
+	// A lower layer's allow list is held within a higher one's in any spelling.
+	cfg, _ = layers(t, "hosts: allow: [\"127.0.0.1\", \"::1\"]", "hosts: allow: [\"2130706433:8080\", \"[0::1]:3000\"]", "")
+	mustLoad(t, cfg)
+	cfg, p := layers(t, "hosts: deny: [\"127.0.0.1\"]", "", "hosts: allow: [\"0x7f.1\"]")
+	loadErr(t, cfg, "\"0x7f.1\" at "+p[2]+":1:16 is denied by \"127.0.0.1\"")
 }

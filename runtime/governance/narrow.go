@@ -98,23 +98,6 @@ func anyWithin(within func(a, b string) bool, item string, list []string) bool {
 	return false
 }
 
-// hostWithin reports whether every host:port pattern a matches, b matches
-// too.
-func hostWithin(a, b string) bool {
-	ah, aport := splitPattern(a)
-	bh, bport := splitPattern(b)
-	if bport != "" && aport != bport {
-		return false
-	}
-	if bs, ok := strings.CutPrefix(bh, "*."); ok {
-		if as, ok := strings.CutPrefix(ah, "*."); ok {
-			return as == bs || strings.HasSuffix(as, "."+bs)
-		}
-		return strings.HasSuffix(ah, "."+bs)
-	}
-	return ah == bh
-}
-
 // pathWithin reports whether directory a lies inside directory b (as
 // written: uploads resolve symlinks before their own check).
 func pathWithin(a, b string) bool {

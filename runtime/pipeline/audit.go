@@ -181,7 +181,9 @@ func hostOf(s string) string {
 			return ""
 		}
 	}
-	return strings.ToLower(s)
+	// One host, one name in the audit: as governance canonicalizes it
+	// (2130706434 and [::ffff:7f00:2] are 127.0.0.2).
+	return strings.ToLower(governance.CanonicalHostPort(s))
 }
 
 func digits(s string) bool {

@@ -240,6 +240,12 @@ func (p *Pipeline) Call(ctx context.Context, session, tool string, raw []byte, p
 	if derr != nil {
 		return p.finish(inv, start, nil, nil, surface.Outcome{Refusal: derr.Refusal()})
 	}
+	// A restrict_hosts entry the decoder let through by its characters but
+	// that names no host ("[zz]", "*.127.0.0.1") is refused here, at its
+	// pointer, before anything runs.
+	if r := governance.CheckRestrictHosts(args.Restrictions().Hosts); r != nil {
+		return p.finish(inv, start, nil, nil, surface.Outcome{Refusal: r})
+	}
 	inv.Authority = inv.Authority.Narrow(args.Restrictions())
 	return p.run(ctx, inv, entry, h, args, start)
 }

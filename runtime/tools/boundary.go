@@ -12,8 +12,8 @@ package tools
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
-	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
@@ -92,7 +92,12 @@ func (s *session) carryBlocked(ctx context.Context) {
 		}
 		n, hosts := s.ws.TakeBlocked()
 		r.RequestsBlocked += n
-		r.BlockedHosts = append(r.BlockedHosts, hosts...)
+		for _, h := range hosts {
+			// Named as governance canonicalizes them: one host, one name.
+			if h = governance.CanonicalHostPort(h); !slices.Contains(r.BlockedHosts, h) {
+				r.BlockedHosts = append(r.BlockedHosts, h)
+			}
+		}
 		if len(r.BlockedHosts) > surface.BlockedHostsMax {
 			r.BlockedHosts = r.BlockedHosts[:surface.BlockedHostsMax]
 		}
@@ -135,6 +140,7 @@ func blockedSentences(recs []browser.Blocked) []string {
 	mixed := map[browser.RequestKind]bool{} // requests to more than one host
 	var order []browser.RequestKind
 	for _, b := range recs {
+		b.Host = governance.CanonicalHostPort(b.Host)
 		k := b.Kind
 		if k == browser.RequestSocket {
 			k = browser.RequestSubresource
@@ -191,148 +197,14 @@ func layerWords(layer string) string {
 	return "the " + layer + " layer's host rules"
 }
 
-// socketRules turns the layers' host rules into WebSocket URL rules, first
-// match deciding: every denial blocks; when some layer has an allow list,
-// the hosts every allow list admits are allowed and every other socket is
-// blocked. Chromium's interception never sees a socket handshake, so these
-// rules are what the browser holds sockets to.
+// socketRules is governance's WebSocket rules (governance.SocketRules: the
+// one host matcher) in the executor's type.
 func socketRules(layers []governance.Layer) []browser.SocketRule {
-	var rules []browser.SocketRule
-	add := func(p hostPat, allow bool) {
-		for _, scheme := range []string{"ws", "wss"} {
-			rules = append(rules, browser.SocketRule{Pattern: p.urlPattern(scheme), Allow: allow})
-		}
+	var out []browser.SocketRule
+	for _, r := range governance.SocketRules(layers) {
+		out = append(out, browser.SocketRule{Pattern: r.Pattern, Allow: r.Allow})
 	}
-	var allowed []hostPat
-	restricted := false
-	for _, l := range layers {
-		for _, d := range l.DenyHosts {
-			add(parsePat(d), false)
-		}
-		if l.Hosts == nil {
-			continue
-		}
-		var mine []hostPat
-		for _, h := range l.Hosts {
-			mine = append(mine, parsePat(h))
-		}
-		if !restricted {
-			allowed, restricted = mine, true
-			continue
-		}
-		var next []hostPat
-		for _, a := range allowed {
-			for _, b := range mine {
-				if c, ok := a.intersect(b); ok && !containsPat(next, c) {
-					next = append(next, c)
-				}
-			}
-		}
-		allowed = next
-	}
-	if !restricted {
-		return rules
-	}
-	if len(allowed) > surface.PolicyHostsMax {
-		allowed = nil // too many to list: no socket leaves (never wider)
-	}
-	for _, a := range allowed {
-		add(a, true)
-	}
-	add(hostPat{wild: true}, false)
-	return rules
-}
-
-// hostPat is a host pattern: an exact host, or "*.suffix" (wild with
-// host = suffix; an empty suffix matches every host), with an optional port.
-type hostPat struct {
-	host string
-	wild bool
-	port string
-}
-
-func parsePat(p string) hostPat {
-	p = strings.ToLower(strings.TrimSpace(p))
-	var hp hostPat
-	if i := strings.LastIndexByte(p, ':'); i >= 0 {
-		p, hp.port = p[:i], p[i+1:]
-	}
-	p = strings.TrimSuffix(p, ".")
-	if s, ok := strings.CutPrefix(p, "*."); ok {
-		hp.wild, hp.host = true, s
-	} else {
-		hp.host = p
-	}
-	return hp
-}
-
-// covers reports whether host h lies within the pattern's hosts.
-func (p hostPat) covers(h string) bool {
-	if !p.wild {
-		return h == p.host
-	}
-	return p.host == "" || strings.HasSuffix(h, "."+p.host)
-}
-
-// intersect is the pattern of the hosts both admit.
-func (p hostPat) intersect(q hostPat) (hostPat, bool) {
-	port := p.port
-	switch {
-	case p.port != "" && q.port != "" && p.port != q.port:
-		return hostPat{}, false
-	case port == "":
-		port = q.port
-	}
-	var out hostPat
-	switch {
-	case !p.wild && !q.wild:
-		if p.host != q.host {
-			return hostPat{}, false
-		}
-		out = p
-	case !p.wild:
-		if !q.covers(p.host) {
-			return hostPat{}, false
-		}
-		out = p
-	case !q.wild:
-		if !p.covers(q.host) {
-			return hostPat{}, false
-		}
-		out = q
-	case p.covers(q.host) || p.host == q.host:
-		out = q
-	case q.covers(p.host):
-		out = p
-	default:
-		return hostPat{}, false
-	}
-	out.port = port
-	return out, true
-}
-
-func (p hostPat) urlPattern(scheme string) string {
-	host := p.host
-	if p.wild {
-		host = "*." + p.host
-		if p.host == "" {
-			host = "*"
-		}
-	}
-	port := "*"
-	if p.port != "" {
-		port = p.port
-	}
-	return scheme + "://" + host + ":" + port + "/*"
-}
-
-func containsPat(l []hostPat, p hostPat) bool {
-	for _, x := range l {
-		if x == p {
-			return true
-		}
-	}
-	return false
+	return out
 }
 
 // frameSource lists the tab's cross-origin frames (out-of-process, and

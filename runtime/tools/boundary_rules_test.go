@@ -15,6 +15,11 @@ func TestSocketRules(t *testing.T) {
 	both := func(host string, allow bool) []browser.SocketRule {
 		return []browser.SocketRule{r("ws://"+host+"/*", allow), r("wss://"+host+"/*", allow)}
 	}
+	// A domain is also written with Chromium's trailing dot, an IPv4 address
+	// also as its mapped IPv6 form (governance.SocketRules).
+	dom := func(host, port string, allow bool) []browser.SocketRule {
+		return []browser.SocketRule{r("ws://"+host+":"+port+"/*", allow), r("ws://"+host+".:"+port+"/*", allow), r("wss://"+host+":"+port+"/*", allow), r("wss://"+host+".:"+port+"/*", allow)}
+	}
 	cat := func(ls ...[]browser.SocketRule) []browser.SocketRule {
 		var out []browser.SocketRule
 		for _, l := range ls {
@@ -29,15 +34,15 @@ func TestSocketRules(t *testing.T) {
 	}{
 		{"all open", []governance.Layer{{Name: "ceiling"}}, nil},
 		{"deny only", []governance.Layer{{Name: "organization", DenyHosts: []string{"bad.test", "*.evil.test:8443"}}},
-			cat(both("bad.test:*", false), both("*.evil.test:8443", false))},
+			cat(dom("bad.test", "*", false), dom("*.evil.test", "8443", false))},
 		{"allow within allow", []governance.Layer{
 			{Name: "organization", Hosts: []string{"*.acme.test"}},
 			{Name: "restriction", Hosts: []string{"docs.acme.test", "other.test", "*.api.acme.test"}},
-		}, cat(both("docs.acme.test:*", true), both("*.api.acme.test:*", true), both("*:*", false))},
+		}, cat(dom("docs.acme.test", "*", true), dom("*.api.acme.test", "*", true), both("*:*", false))},
 		{"ports meet", []governance.Layer{
 			{Name: "user", Hosts: []string{"127.0.0.1"}},
 			{Name: "restriction", Hosts: []string{"127.0.0.1:8080", "localhost:1"}},
-		}, cat(both("127.0.0.1:8080", true), both("*:*", false))},
+		}, cat([]browser.SocketRule{r("ws://127.0.0.1:8080/*", true), r(`ws://[\:\:ffff\:7f00\:1]:8080/*`, true), r("wss://127.0.0.1:8080/*", true), r(`wss://[\:\:ffff\:7f00\:1]:8080/*`, true)}, both("*:*", false))},
 		{"nothing in common", []governance.Layer{
 			{Name: "user", Hosts: []string{"a.test"}},
 			{Name: "restriction", Hosts: []string{"b.test"}},
