@@ -29,7 +29,7 @@ func (g *guardRefused) Error() string { return "key refused: " + string(g.r.Reas
 
 // keyGuard is the act's guard.
 func (a *act) keyGuard() input.KeyGuard {
-	frames := input.FramesFrom(allFrames(a.t))
+	frames := allFrames(a.t)
 	return func(ctx context.Context, s input.Stroke) error {
 		submit := false
 		if s.Enter || s.Space {

@@ -38,10 +38,6 @@ type Receiver struct {
 	Tag string
 }
 
-// FrameSessions finds the session of an out-of-process frame by its frame
-// id (nil when the frame is unknown). The browser package's Tab.Frames
-// lists them.
-type FrameSessions func(ctx context.Context, frame proto.PageFrameID) *rod.Page
 
 // receiverGroup holds the remote objects one walk makes, released together.
 const receiverGroup = "ghostlight-receiver"
@@ -86,13 +82,65 @@ type probe struct {
 }
 
 // FocusedReceiver reports the element a key stroke dispatched to page
-// would reach now. frames finds out-of-process frames' sessions (nil: they
-// are not entered, and a focused one is reported as an iframe).
-func FocusedReceiver(ctx context.Context, page *rod.Page, frames FrameSessions) (Receiver, error) {
-	const op = "receiver"
+// would reach now. frames lists the page's cross-origin frames (the
+// browser's Tab.Frames; nil: out-of-process frames are not entered).
+//
+// Focus moving into an out-of-process frame reaches the embedding
+// document's process later than the browser, which routes keys by it: a
+// click in such a frame has focused its field (the frame's own process
+// handled the click before the click returned) while the page may still
+// name its body as active. So when the page's walk ends outside any frame,
+// every out-of-process frame whose document has focus is walked too, and a
+// credential field there is what the key would reach.
+func FocusedReceiver(ctx context.Context, page *rod.Page, frames pagejs.FrameSource) (Receiver, error) {
 	if page == nil {
-		return Receiver{}, invalid(op, "nil page")
+		return Receiver{}, invalid("receiver", "nil page")
 	}
+	var list []pagejs.Frame
+	listed := false
+	all := func() []pagejs.Frame {
+		if !listed && frames != nil {
+			list, listed = frames(ctx), true
+		}
+		return list
+	}
+	byID := func(_ context.Context, id proto.PageFrameID) *rod.Page {
+		for _, f := range all() {
+			if f.FrameID == id && f.Page != nil {
+				return f.Page
+			}
+		}
+		return nil
+	}
+	rc, err := walkFocus(ctx, page, byID)
+	if err != nil || rc.Credential != "" || frames == nil || rc.Tag == "iframe" || rc.Tag == "frame" {
+		return rc, err
+	}
+	for _, f := range all() {
+		if f.Page == nil || f.Owner == nil || f.Page.SessionID == f.Owner.SessionID {
+			continue // an in-process frame: the page's walk entered it
+		}
+		var res proto.RuntimeEvaluateResult
+		if err := callOn(ctx, f.Page, "receiver", proto.RuntimeEvaluate{Expression: "document.hasFocus()", ReturnByValue: true, Silent: true}, &res); err != nil {
+			continue // a frame gone meanwhile
+		}
+		if !res.Result.Value.Bool() {
+			continue
+		}
+		frc, err := walkFocus(ctx, f.Page, byID)
+		if err != nil {
+			return Receiver{}, err
+		}
+		if frc.Credential != "" {
+			return frc, nil
+		}
+	}
+	return rc, nil
+}
+
+// walkFocus follows focus from page's document.
+func walkFocus(ctx context.Context, page *rod.Page, frames func(context.Context, proto.PageFrameID) *rod.Page) (Receiver, error) {
+	const op = "receiver"
 	sess := page
 	used := []*rod.Page{page}
 	defer func() {
@@ -202,19 +250,4 @@ func callOn(ctx context.Context, p *rod.Page, op string, req proto.Request, out 
 		return &Error{Kind: KindProtocol, Op: op, Err: err}
 	}
 	return nil
-}
-
-// FramesFrom finds out-of-process frames' sessions among a frame list.
-func FramesFrom(src pagejs.FrameSource) FrameSessions {
-	if src == nil {
-		return nil
-	}
-	return func(ctx context.Context, id proto.PageFrameID) *rod.Page {
-		for _, f := range src(ctx) {
-			if f.FrameID == id && f.Page != nil {
-				return f.Page
-			}
-		}
-		return nil
-	}
 }
