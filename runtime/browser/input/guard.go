@@ -1,6 +1,10 @@
 package input
 
-import "context"
+import (
+	"context"
+
+	"github.com/go-rod/rod/lib/proto"
+)
 
 // Stroke is one key about to go down, as a KeyGuard sees it.
 type Stroke struct {
@@ -54,10 +58,17 @@ func strokeOf(k KeyDef, held int) Stroke {
 	return s
 }
 
-// check asks the run's guard about a key (nil guard: every key may).
+// check asks the run's guard about a key (nil guard: every key may). A
+// refusal after posted messages (key-ups) confirms them first with one
+// awaited no-op on the session, so the run's effect says what reached the
+// page rather than unknown.
 func (r *run) check(s Stroke) error {
 	if r.guard == nil {
 		return nil
 	}
-	return r.guard(r.ctx, s)
+	err := r.guard(r.ctx, s)
+	if err != nil && r.posted > 0 {
+		_, _ = r.call(proto.RuntimeEvaluate{Expression: "0", Silent: true})
+	}
+	return err
 }

@@ -38,7 +38,6 @@ type Receiver struct {
 	Tag string
 }
 
-
 // receiverGroup holds the remote objects one walk makes, released together.
 const receiverGroup = "ghostlight-receiver"
 
