@@ -62,3 +62,14 @@ func SubmitByKey(key string, button bool, layer string) string {
 // FocusedField names a field typed into that page code cannot see (behind a
 // closed shadow root, in a frame of another origin).
 const FocusedField = "the focused field"
+
+// credentialHeld says why browser_execute is refused on a document the
+// person typed a credential into, and until when.
+func credentialHeld(r *surface.Refusal) Text {
+	tab := "the tab"
+	if r.Tab != "" {
+		tab = r.Tab
+	}
+	return Say(fmt.Sprintf("browser_execute is refused on %s: the user typed a credential into this page themselves, and page script could read it back. It runs again once %s navigates to another page or the user presses Release in the Ghostlight workbench.", tab, tab),
+		"Continue with browser_read, browser_find, browser_inspect or the action tools: none of them returns a field's value.")
+}

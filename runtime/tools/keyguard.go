@@ -29,7 +29,7 @@ func (g *guardRefused) Error() string { return "key refused: " + string(g.r.Reas
 
 // keyGuard is the act's guard.
 func (a *act) keyGuard() input.KeyGuard {
-	frames := allFrames(a.t)
+	frames := AllFrames(a.t)
 	return func(ctx context.Context, s input.Stroke) error {
 		submit := false
 		if s.Enter || s.Space {
@@ -71,9 +71,10 @@ func guarded(err error) *surface.Refusal {
 	return nil
 }
 
-// allFrames lists every cross-origin frame of the tab, admitted or not:
-// focus may be in any of them, and the check must see where it is.
-func allFrames(t *browser.Tab) pagejs.FrameSource {
+// AllFrames lists every cross-origin frame of the tab, admitted or not:
+// focus may be in any of them, and the check must see where it is (the
+// workbench's check of the person's keys uses it too).
+func AllFrames(t *browser.Tab) pagejs.FrameSource {
 	return func(ctx context.Context) []pagejs.Frame {
 		var out []pagejs.Frame
 		for _, f := range t.Frames(ctx) {

@@ -159,7 +159,7 @@ func typedVerb(cleared bool, typed, total int) string {
 // each key again), anything else takes no typed text.
 func (ac *act) typeUnseen(ctx context.Context, a *surface.BrowserTypeTextArgs, f *surface.BrowserTypeTextFacts, rec *language.Act, total int) *surface.Refusal {
 	const pointer = "/focused"
-	rc, err := input.FocusedReceiver(ctx, ac.t.Page(), allFrames(ac.t))
+	rc, err := input.FocusedReceiver(ctx, ac.t.Page(), AllFrames(ac.t))
 	if err != nil {
 		return refusalFor(err, a.TimeoutMs)
 	}
