@@ -228,7 +228,7 @@ func credRefused(t *testing.T, what string, r pipelineResult) {
 // without autocomplete, in the light DOM, an open and a closed shadow root,
 // a same-origin frame and a cross-origin (out-of-process) frame: press_key
 // after a click (printable keys, then Control+V), type_text into the focused
-// field and by selector, fill_form, and a sequence's type_text step are each
+// field and by selector, fill_form, upload aimed at it, and a sequence's type_text step are each
 // refused with the handoff, and the page's own server heard no key or text
 // event from the field. The control field in each place is typed into, so
 // the page would have told.
@@ -262,6 +262,9 @@ func TestCredentialFieldsReceiveNothing(t *testing.T) {
 			if place != "closed" { // page code cannot address a closed root's field
 				check("type_text selector", h.call("browser_type_text", `{`+on+`,"selector":{"name":`+name+`},"text":"t"}`))
 				check("fill_form", h.call("browser_fill_form", `{`+on+`,"fields":[{"selector":{"name":`+name+`},"value":"F"}]}`))
+				if f.cred { // the control is no file input: upload has nothing to say of it here
+					check("upload", h.call("browser_upload", `{`+on+`,"selector":{"name":`+name+`},"files":[{"name":"a.txt","data_base64":"YQ=="}]}`))
+				}
 			} else {
 				r := h.call("browser_fill_form", `{`+on+`,"fields":[{"selector":{"name":`+name+`},"value":"F"}]}`)
 				if r.Envelope.Status == surface.StatusSucceeded {

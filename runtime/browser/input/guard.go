@@ -15,8 +15,8 @@ type Stroke struct {
 	// Paste: the key is a paste shortcut (Control+V, Meta+V, Shift+Insert),
 	// which puts the clipboard's text where focus is.
 	Paste bool
-	// Enter or Space with no Alt, Control or Meta held: the keys that
-	// submit a form from a text field or press a focused button.
+	// Enter or Space (with any modifiers): the keys that submit a form from
+	// a text field or press a focused button.
 	Enter, Space bool
 }
 
@@ -53,8 +53,10 @@ func strokeOf(k KeyDef, held int) Stroke {
 	case k.Code == "Insert" && held&modShift != 0 && !cmd:
 		s.Paste = true
 	}
-	s.Enter = k.Key == "Enter" && !cmd
-	s.Space = k.Code == "Space" && !cmd
+	// Modifiers held or not: whether a page submits on Control+Enter is its
+	// own choice, so the check asks about every Enter and Space.
+	s.Enter = k.Key == "Enter"
+	s.Space = k.Code == "Space"
 	return s
 }
 
