@@ -73,6 +73,16 @@ return {
 };
 }`
 
+// quickJS walks from the document and probes where it stops, by value: more
+// says the walk stopped where a closed root or a frame page code cannot
+// enter may be (an element other than a control), frames how many child
+// frames the page has (any origin, in shadow roots too).
+var quickJS = "(function(){'use strict';\nconst a = (" + descendJS + ").call(document);\n" +
+	"if (!a) return {c: '', t: '', e: false, s: false, more: false, frames: window.length};\n" +
+	"const p = (" + probeJS + ").call(a);\n" +
+	"p.more = ['input','textarea','select','button'].indexOf(p.t) < 0;\n" +
+	"p.frames = window.length;\nreturn p;})()"
+
 type probe struct {
 	C string `json:"c"`
 	T string `json:"t"`
@@ -111,9 +121,29 @@ func FocusedReceiver(ctx context.Context, page *rod.Page, frames pagejs.FrameSou
 		}
 		return nil
 	}
-	rc, err := walkFocus(ctx, page, byID)
-	if err != nil || rc.Credential != "" || frames == nil || rc.Tag == "iframe" || rc.Tag == "frame" {
-		return rc, err
+	// One round trip answers the common case: focus on a control page code
+	// can reach, in a page without frames.
+	var quick struct {
+		probe
+		More   bool `json:"more"`
+		Frames int  `json:"frames"`
+	}
+	var res proto.RuntimeEvaluateResult
+	if err := callOn(ctx, page, "receiver", proto.RuntimeEvaluate{Expression: quickJS, ReturnByValue: true, Silent: true}, &res); err != nil {
+		return Receiver{}, err
+	}
+	if res.ExceptionDetails != nil || res.Result.Value.Unmarshal(&quick) != nil {
+		return Receiver{}, &Error{Kind: KindProtocol, Op: "receiver", Err: errors.New("the focus probe threw")}
+	}
+	rc := Receiver{Credential: quick.C, EnterSubmits: quick.E, SubmitButton: quick.S, Tag: quick.T}
+	if quick.More {
+		var err error
+		if rc, err = walkFocus(ctx, page, byID); err != nil {
+			return Receiver{}, err
+		}
+	}
+	if rc.Credential != "" || frames == nil || quick.Frames == 0 || rc.Tag == "iframe" || rc.Tag == "frame" {
+		return rc, nil
 	}
 	for _, f := range all() {
 		if f.Page == nil || f.Owner == nil || f.Page.SessionID == f.Owner.SessionID {
