@@ -101,6 +101,7 @@ func (g *goGen) enumsFile() *jen.File {
 	f.Var().Id("ClientAddedFields").Op("=").Add(stringsLit(g.spec.ClientAdded))
 	f.Comment("CredentialAutocomplete lists autocomplete tokens that make a field credential-class.")
 	f.Var().Id("CredentialAutocomplete").Op("=").Add(stringsLit(g.spec.CredentialAutocomplete))
+	g.credentialClasses(f)
 
 	var hp []jen.Code
 	for _, k := range sortedKeys(g.spec.HandlePrefixes) {
@@ -383,4 +384,44 @@ func (g *goGen) readinessFrom(f *jen.File) {
 			d[g.named(from, from.Value(m[0]).GoName)] = jen.Id(to.Value(m[1]).GoName)
 		}
 	}))
+}
+
+// credentialClasses emits spec/credentials.cue's table: the type of a row
+// and the rows. The JSON names are what the page code reads (pagejs
+// declares the table ahead of it).
+func (g *goGen) credentialClasses(f *jen.File) {
+	f.Comment("CredentialClass is one class of credential field (spec/credentials.cue): a field is")
+	f.Comment("of the class when its input type, one of its autocomplete tokens or a word of its names")
+	f.Comment("is listed, or, for a Numeric class, when it takes a short run of digits with one of")
+	f.Comment("ContextWords in the text around it.")
+	f.Type().Id("CredentialClass").Struct(
+		jen.Id("Name").String().Tag(map[string]string{"json": "name"}),
+		jen.Id("InputTypes").Index().String().Tag(map[string]string{"json": "inputTypes"}),
+		jen.Id("Autocomplete").Index().String().Tag(map[string]string{"json": "autocomplete"}),
+		jen.Id("Words").Index().String().Tag(map[string]string{"json": "words"}),
+		jen.Id("ContextWords").Index().String().Tag(map[string]string{"json": "contextWords"}),
+		jen.Id("Numeric").Bool().Tag(map[string]string{"json": "numeric"}),
+	)
+	var rows []jen.Code
+	for _, c := range g.spec.CredentialClasses {
+		d := jen.Dict{jen.Id("Name"): jen.Lit(c.Name)}
+		if len(c.InputTypes) > 0 {
+			d[jen.Id("InputTypes")] = stringsLit(c.InputTypes)
+		}
+		if len(c.Autocomplete) > 0 {
+			d[jen.Id("Autocomplete")] = stringsLit(c.Autocomplete)
+		}
+		if len(c.Words) > 0 {
+			d[jen.Id("Words")] = stringsLit(c.Words)
+		}
+		if len(c.ContextWords) > 0 {
+			d[jen.Id("ContextWords")] = stringsLit(c.ContextWords)
+		}
+		if c.Numeric {
+			d[jen.Id("Numeric")] = jen.True()
+		}
+		rows = append(rows, jen.Line().Values(d))
+	}
+	f.Comment("CredentialClasses is the table, in name order.")
+	f.Var().Id("CredentialClasses").Op("=").Index().Id("CredentialClass").Values(append(rows, jen.Line())...)
 }

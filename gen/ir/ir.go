@@ -16,7 +16,11 @@ type Spec struct {
 	// Enums are every closed set, named ones first (in declaration order,
 	// the core surface's then each surface's), then the anonymous ones
 	// fields declare inline.
-	Enums                  []*Enum
+	Enums []*Enum
+	// CredentialClasses are spec/credentials.cue's table, in name order;
+	// CredentialAutocomplete is every class's autocomplete tokens, in that
+	// order.
+	CredentialClasses      []*CredentialClass
 	CredentialAutocomplete []string
 	// ClientAdded names the fields clients add to every tool's arguments on
 	// their own (Gemini CLI's wait_for_previous): accepted at the top level
@@ -344,3 +348,13 @@ const (
 	NarrowFixed   = "fixed"
 	NarrowAtLeast = "atleast"
 )
+
+// CredentialClass is one class of credential field (spec/credentials.cue).
+type CredentialClass struct {
+	Name, Doc    string
+	InputTypes   []string
+	Autocomplete []string
+	Words        []string
+	ContextWords []string
+	Numeric      bool
+}

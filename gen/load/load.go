@@ -95,7 +95,7 @@ func build(v cue.Value, dir string, overlay map[string]string) (*ir.Spec, error)
 		})
 	}
 	r.checkRules()
-	r.spec.CredentialAutocomplete = r.strings(v.LookupPath(cue.ParsePath("credential_autocomplete")))
+	r.credentialClasses(v.LookupPath(cue.ParsePath("credential_classes")))
 	eachField(v.LookupPath(cue.ParsePath("client_added_fields")), func(name string, _ cue.Value) {
 		r.spec.ClientAdded = append(r.spec.ClientAdded, name)
 	})
@@ -631,5 +631,32 @@ func (r *reader) check(t *ir.Tool) {
 		if !strings.HasPrefix(t.Name, t.Surface.Name+"_") {
 			r.setErr(fmt.Errorf("tool %s: a profile verb's tool is named %s_<verb>", t.Name, t.Surface.Name))
 		}
+	}
+}
+
+// credentialClasses reads the credential table (spec/credentials.cue), in
+// the order CUE lists its fields (sorted by name, so the output is stable).
+func (r *reader) credentialClasses(v cue.Value) {
+	var names []string
+	eachField(v, func(name string, _ cue.Value) { names = append(names, name) })
+	sort.Strings(names)
+	for _, name := range names {
+		e := v.LookupPath(cue.MakePath(cue.Str(name)))
+		c := &ir.CredentialClass{
+			Name:         name,
+			Doc:          r.str(e.LookupPath(cue.ParsePath("doc"))),
+			InputTypes:   r.strings(e.LookupPath(cue.ParsePath("input_types"))),
+			Autocomplete: r.strings(e.LookupPath(cue.ParsePath("autocomplete"))),
+			Words:        r.strings(e.LookupPath(cue.ParsePath("words"))),
+			ContextWords: r.strings(e.LookupPath(cue.ParsePath("context_words"))),
+		}
+		if n := e.LookupPath(cue.ParsePath("numeric")); n.Exists() {
+			c.Numeric = r.bool(n)
+		}
+		if c.Numeric && len(c.ContextWords) == 0 {
+			r.fail(e, fmt.Errorf("credential class %q is numeric without context_words", name))
+		}
+		r.spec.CredentialClasses = append(r.spec.CredentialClasses, c)
+		r.spec.CredentialAutocomplete = append(r.spec.CredentialAutocomplete, c.Autocomplete...)
 	}
 }

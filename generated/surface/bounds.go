@@ -104,6 +104,26 @@ const (
 	ClosedTargetsKeptMax = 1024
 )
 
+// CredentialContextChars: Characters of the text around a field the credential check reads for code wording. (chars)
+const (
+	CredentialContextCharsMax = 600
+)
+
+// CredentialContextSteps: Ancestors the credential check climbs from a field to find code wording near it. (count)
+const (
+	CredentialContextStepsMax = 4
+)
+
+// CredentialFocusSteps: Shadow roots and frames the dispatch-time credential check follows from the page to the focused element. (count)
+const (
+	CredentialFocusStepsMax = 32
+)
+
+// CredentialNumericLength: Longest maxlength of a digits field that counts as a one-time code when code wording is near it. (chars)
+const (
+	CredentialNumericLengthMax = 10
+)
+
 // CursorChars: Characters of a paging cursor (diagnose after, operator cursor). (chars)
 const (
 	CursorCharsMin = 1

@@ -275,7 +275,56 @@ var ReasonStatus = map[Reason]Status{
 var ClientAddedFields = []string{"wait_for_previous"}
 
 // CredentialAutocomplete lists autocomplete tokens that make a field credential-class.
-var CredentialAutocomplete = []string{"current-password", "new-password", "one-time-code", "cc-number", "cc-csc", "cc-exp", "cc-exp-month", "cc-exp-year", "cc-name", "cc-given-name", "cc-family-name", "cc-type"}
+var CredentialAutocomplete = []string{"cc-exp", "cc-exp-month", "cc-exp-year", "cc-name", "cc-given-name", "cc-family-name", "cc-type", "cc-number", "cc-csc", "one-time-code", "current-password", "new-password"}
+
+// CredentialClass is one class of credential field (spec/credentials.cue): a field is
+// of the class when its input type, one of its autocomplete tokens or a word of its names
+// is listed, or, for a Numeric class, when it takes a short run of digits with one of
+// ContextWords in the text around it.
+type CredentialClass struct {
+	Name         string   `json:"name"`
+	InputTypes   []string `json:"inputTypes"`
+	Autocomplete []string `json:"autocomplete"`
+	Words        []string `json:"words"`
+	ContextWords []string `json:"contextWords"`
+	Numeric      bool     `json:"numeric"`
+}
+
+// CredentialClasses is the table, in name order.
+var CredentialClasses = []CredentialClass{
+	{
+		Autocomplete: []string{"cc-exp", "cc-exp-month", "cc-exp-year"},
+		Name:         "card_expiry",
+		Words:        []string{"expiry", "expiration", "exp date", "expdate", "cc exp", "ccexp", "card expiry", "exp month", "exp year", "mm yy"},
+	},
+	{
+		Autocomplete: []string{"cc-name", "cc-given-name", "cc-family-name", "cc-type"},
+		Name:         "card_holder",
+	},
+	{
+		Autocomplete: []string{"cc-number"},
+		Name:         "card_number",
+		Words:        []string{"card number", "cardnumber", "cc number", "ccnumber", "cc num"},
+	},
+	{
+		Autocomplete: []string{"cc-csc"},
+		Name:         "card_security_code",
+		Words:        []string{"cvc", "cvv", "cvv2", "cvc2", "csc", "cc csc", "card code", "security code", "card verification"},
+	},
+	{
+		Autocomplete: []string{"one-time-code"},
+		ContextWords: []string{"otp", "2fa", "mfa", "one time", "verification code", "verify", "authenticator", "code we sent", "sent a code", "sent you a code", "enter the code", "authentication code", "two factor"},
+		Name:         "one_time_code",
+		Numeric:      true,
+		Words:        []string{"otp", "totp", "hotp", "2fa", "mfa", "one time code", "one time password", "onetimecode", "verification code", "authentication code", "auth code", "authenticator code", "security token"},
+	},
+	{
+		Autocomplete: []string{"current-password", "new-password"},
+		InputTypes:   []string{"password"},
+		Name:         "password",
+		Words:        []string{"password", "passwd", "passphrase", "pwd"},
+	},
+}
 
 // Handle prefixes: a handle is the prefix, "_", then letters and digits.
 const (

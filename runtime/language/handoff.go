@@ -2,6 +2,7 @@ package language
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
@@ -24,4 +25,51 @@ func credentialHandoff(r *surface.Refusal, target string) Text {
 	}
 	return Say(lead+"; ask the user to type it themselves in the browser window showing the tab (a headless browser has none: Ghostlight must then run with --workbench).",
 		"When the user says it is done, continue with the next step.")
+}
+
+// credentialClassWords name each credential class of spec/credentials.cue
+// as a field.
+var credentialClassWords = map[string]string{
+	"password":           "password field",
+	"one_time_code":      "one-time code field",
+	"card_number":        "card number field",
+	"card_expiry":        "card expiry field",
+	"card_security_code": "card security code field",
+	"card_holder":        "card holder field",
+}
+
+// FocusedCredential names the focused field a key stroke would have reached,
+// by its credential class ("the focused password field").
+func FocusedCredential(class string) string {
+	w, ok := credentialClassWords[class]
+	if !ok {
+		w = "credential field"
+	}
+	return "the focused " + w
+}
+
+// SubmitByKey says why a key was refused under write: deny: it would have
+// submitted a form (Enter in a form's field, Space or Enter on its submit
+// button). layer is the governance's own words for the denial.
+func SubmitByKey(key string, button bool, layer string) string {
+	where := "in the focused form field"
+	if button {
+		where = "on the focused submit button"
+	}
+	return fmt.Sprintf("%s %s would submit its form, which is writing, and %s", key, where, strings.TrimSuffix(layer, "."))
+}
+
+// FocusedField names a field typed into that page code cannot see (behind a
+// closed shadow root, in a frame of another origin).
+const FocusedField = "the focused field"
+
+// credentialHeld says why browser_execute is refused on a document the
+// person typed a credential into, and until when.
+func credentialHeld(r *surface.Refusal) Text {
+	tab := "the tab"
+	if r.Tab != "" {
+		tab = r.Tab
+	}
+	return Say(fmt.Sprintf("browser_execute is refused on %s: the user typed a credential into this page themselves, and page script could read it back. It runs again once %s navigates to another page or the user presses Release in the Ghostlight workbench.", tab, tab),
+		"Continue with browser_read, browser_find, browser_inspect or the action tools: none of them returns a field's value.")
 }

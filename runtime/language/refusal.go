@@ -64,6 +64,9 @@ func Refusal(tool string, r *surface.Refusal) Text {
 		}
 		return Say(fmt.Sprintf("The browser could not be reached: %s.", msg), "Call "+tool+" again; Ghostlight relaunches the browser.")
 	case surface.ReasonCredentialHandoff:
+		if tool == "browser_execute" { // no field: the person's credential is in the page
+			return credentialHeld(r) // handoff.go
+		}
 		return credentialHandoff(r, msg) // handoff.go
 	case surface.ReasonTimeout:
 		if msg != "" { // a bound other than the call's own (a flow's ceiling)

@@ -104,6 +104,7 @@ func (a workbenchBrowser) Tabs() []workbench.Tab {
 	var out []workbench.Tab
 	for _, t := range a.b.Controlled() {
 		wt := workbench.Tab{Session: t.Workspace().ID(), Tab: t.Handle(), URL: tools.GovernedURL(t.URL()), Title: tools.Title(t.Title())}
+		wt.Held = a.h.CredentialHeld(wt.Session, wt.Tab, t.Generation())
 		if ho, ok := waiting[t.Handle()]; ok && ho.Session == wt.Session {
 			wt.Handoff = &workbench.Handoff{Field: ho.Field, Host: ho.Host, Since: ho.Since}
 		}
@@ -136,7 +137,7 @@ func (a workbenchBrowser) Live(ctx context.Context, handle string) (workbench.Li
 		detach()
 		return nil, err
 	}
-	lv := &liveView{v: v, frames: make(chan workbench.Frame)}
+	lv := &liveView{v: v, frames: make(chan workbench.Frame), t: t, h: a.h}
 	go func() {
 		defer close(lv.frames)
 		for f := range v.Frames() {
@@ -153,6 +154,16 @@ func (a workbenchBrowser) HandBack(handle string) bool {
 		}
 	}
 	return false
+}
+
+// Release lets the model's script run again on a tab's document the
+// person typed a credential into; false when none was held.
+func (a workbenchBrowser) Release(handle string) bool {
+	t := a.tab(handle)
+	if t == nil {
+		return false
+	}
+	return a.h.ReleaseCredential(t.Workspace().ID(), handle)
 }
 
 func (a workbenchBrowser) Recordings() []workbench.Recording {
@@ -178,6 +189,10 @@ func (a workbenchBrowser) RecordingGIF(session, handle string) ([]byte, error) {
 type liveView struct {
 	v      *live.View
 	frames chan workbench.Frame
+	// The tab shown, and the handlers to tell when the person types into
+	// a credential field (browser_execute is then refused on the document).
+	t *browser.Tab
+	h *tools.Handler
 }
 
 func (l *liveView) Frames() <-chan workbench.Frame { return l.frames }
@@ -189,10 +204,22 @@ func (l *liveView) Input(ctx context.Context, e workbench.Input) error {
 		return l.v.Click(ctx, e.X, e.Y, e.Button, e.Count)
 	case "wheel":
 		return l.v.Wheel(ctx, e.X, e.Y, e.DX, e.DY)
-	case "key":
-		return l.v.Key(ctx, e.Key, e.Modifiers)
-	case "text":
-		return l.v.Text(ctx, e.Text)
+	case "key", "text":
+		// Which field the keys reach, asked before they go: a field that
+		// moves focus as it is typed into is the one that got them. When it
+		// cannot be told, the document is held all the same.
+		class, cerr := l.v.FocusedCredential(ctx, tools.AllFrames(l.t))
+		gen := l.t.Generation()
+		var err error
+		if e.Type == "key" {
+			err = l.v.Key(ctx, e.Key, e.Modifiers)
+		} else {
+			err = l.v.Text(ctx, e.Text)
+		}
+		if err == nil && (class != "" || cerr != nil) {
+			l.h.PersonTypedCredential(l.t.Workspace().ID(), l.t.Handle(), gen)
+		}
+		return err
 	}
 	return errors.New("server: unknown input type")
 }

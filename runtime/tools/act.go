@@ -174,7 +174,7 @@ func (a *act) armAhead(ctx context.Context) {
 // dispatch runs one input operation and records how far it got.
 func (a *act) dispatch(ctx context.Context, fn func(ctx context.Context) (input.Effect, error)) error {
 	a.arm(ctx)
-	eff, err := fn(ctx)
+	eff, err := fn(input.WithKeyGuard(ctx, a.keyGuard()))
 	a.note(inputEffect(eff))
 	return err
 }
@@ -376,6 +376,9 @@ func timeoutOr(ms int) int {
 // inputRefusal maps an input error after dispatch began. A dialog that
 // cancelled the input is not a refusal: the act reports the dialog.
 func inputRefusal(ctx context.Context, err error, timeoutMs int) *surface.Refusal {
+	if r := guarded(err); r != nil {
+		return r // the key guard's refusal (keyguard.go)
+	}
 	if err == nil || errors.Is(context.Cause(ctx), browser.ErrDialogOpened) {
 		return nil
 	}

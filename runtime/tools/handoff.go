@@ -81,6 +81,9 @@ type handoffs struct {
 	opt   HandoffOptions
 	seq   uint64
 	byKey map[handoffKey]*handoff
+	// held: the tab's document generation the person typed a credential
+	// into (credheld.go).
+	held map[handoffKey]uint64
 }
 
 // SetHandoff says how handoffs reach the person (call before serving).

@@ -32,6 +32,10 @@ func (h *Handler) BrowserExecute(ctx context.Context, a *surface.BrowserExecuteA
 	held := false // the script waits inside a dialog it opened
 	rec := language.Act{Verb: "Ran the script"}
 	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
+		// A credential the person typed into this document stays theirs (credheld.go).
+		if r := s.heldCredential(ac.t); r != nil {
+			return r
+		}
 		ac.armAhead(ctx) // the script is a Runtime command of the page's session
 		// The script's own timeout fires first, leaving the call time to stop
 		// it and answer.

@@ -56,7 +56,9 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 				return refusalFor(err, a.TimeoutMs)
 			}
 			if !ok {
-				return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: "no editable control has focus"}
+				// Focus may be where page code cannot see (a closed shadow
+				// root, a cross-origin frame): the keys go there all the same.
+				return ac.typeUnseen(ctx, a, f, &rec, total)
 			}
 			id = fid
 		default:
@@ -148,4 +150,49 @@ func typedVerb(cleared bool, typed, total int) string {
 		return "Cleared and t" + v[1:]
 	}
 	return v
+}
+
+// typeUnseen types into focus that page code cannot see: the receiver walk
+// (input.FocusedReceiver, through closed shadow roots and cross-origin
+// frames) names the focused element; a credential field stops for the
+// handoff, a text field or text area is typed into (the key guard checks
+// each key again), anything else takes no typed text.
+func (ac *act) typeUnseen(ctx context.Context, a *surface.BrowserTypeTextArgs, f *surface.BrowserTypeTextFacts, rec *language.Act, total int) *surface.Refusal {
+	const pointer = "/focused"
+	rc, err := input.FocusedReceiver(ctx, ac.t.Page(), AllFrames(ac.t))
+	if err != nil {
+		return refusalFor(err, a.TimeoutMs)
+	}
+	if rc.Credential != "" {
+		r := &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Pointer: pointer, Message: language.FocusedCredential(rc.Credential)}
+		ac.s.handoff(ac.call, ac.t, r)
+		return r
+	}
+	if rc.Tag != "input" && rc.Tag != "textarea" || a.ClearFirst {
+		return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: "no editable control has focus"}
+	}
+	rec.Verb = typedVerb(false, 0, total)
+	rec.Object = language.FocusedField
+	if total == 0 {
+		f.Typed = true
+		return nil
+	}
+	var typed int
+	err = ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
+		n, eff, err := input.TypeText(ctx, ac.t.Page(), a.Text)
+		typed = n
+		return eff, err
+	})
+	f.CharacterCount, f.Typed = typed, typed == total
+	rec.Verb = typedVerb(false, typed, total)
+	if r := inputRefusal(ctx, err, a.TimeoutMs); r != nil {
+		return r
+	}
+	if typed < total {
+		ac.cut(ctx)
+		if ac.eff == surface.EffectApplied {
+			ac.note(surface.EffectPartial)
+		}
+	}
+	return nil
 }

@@ -55,6 +55,17 @@ func (w *Workbench) api(rw http.ResponseWriter, r *http.Request, name, scope str
 			return
 		}
 		rw.WriteHeader(http.StatusNoContent)
+	case name == "release" && r.Method == http.MethodPost:
+		tab := r.URL.Query().Get("tab")
+		if !handleLike(tab) {
+			refuse(rw, http.StatusBadRequest, "/tab", "handle", "tab must be a tab handle")
+			return
+		}
+		if !w.o.Browser.Release(tab) {
+			refuse(rw, http.StatusNotFound, "/tab", "release", "that tab holds no credential of yours")
+			return
+		}
+		rw.WriteHeader(http.StatusNoContent)
 	default:
 		http.NotFound(rw, r)
 	}

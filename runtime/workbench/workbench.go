@@ -44,6 +44,9 @@ type Browser interface {
 	Live(ctx context.Context, tab string) (Live, error)
 	// HandBack closes the tab's credential handoff; false when none was open.
 	HandBack(tab string) bool
+	// Release lets the model's script run again on a tab's document the
+	// person typed a credential into; false when none was held.
+	Release(tab string) bool
 	// Recordings lists the recordings in memory.
 	Recordings() []Recording
 	// RecordingGIF encodes a stopped recording (ErrNotFound when gone).
@@ -60,6 +63,10 @@ type Tab struct {
 	URL     string   `json:"url"` // governed: no credentials, no fragment
 	Title   string   `json:"title"`
 	Handoff *Handoff `json:"handoff,omitempty"`
+	// Held: the person typed a credential into the tab's document, so the
+	// model's browser_execute is refused there until it navigates or the
+	// person releases it.
+	Held bool `json:"held,omitempty"`
 }
 
 // Handoff is a credential handoff waiting on the person.

@@ -42,6 +42,7 @@ type run struct {
 	page    *rod.Page
 	session string
 	op      string
+	guard   KeyGuard // asked before every key (guard.go)
 	acked   int
 	posted  int // written with post, not yet confirmed by a later reply
 	unknown bool
@@ -54,7 +55,7 @@ func newRun(ctx context.Context, page *rod.Page, op string) (*run, error) {
 	if ctx == nil {
 		return nil, invalid(op, "nil context")
 	}
-	return &run{ctx: ctx, page: page, session: string(page.SessionID), op: op}, nil
+	return &run{ctx: ctx, page: page, session: string(page.SessionID), op: op, guard: guardOf(ctx)}, nil
 }
 
 // send issues one message unless the context already ended (rod would otherwise still write it) and

@@ -96,6 +96,12 @@ func strokes(ctx context.Context, page *rod.Page, op string, keys []KeyDef, modi
 	if err != nil {
 		return EffectNone, err
 	}
+	// The first key is asked about before its modifiers go down: a key the
+	// guard refuses leaves nothing at all in the page, not a held Control.
+	_, mask, _ := parseModifiers(op, modifiers)
+	if err := r.check(strokeOf(keys[0], mask)); err != nil {
+		return EffectNone, err
+	}
 	held := 0
 	for _, name := range order {
 		m := modifierKeys[name]
@@ -108,6 +114,11 @@ func strokes(ctx context.Context, page *rod.Page, op string, keys []KeyDef, modi
 	for i := 0; i < repeat; i++ {
 		for j, k := range keys {
 			down, up := keyEvents(k, held)
+			if i+j == 0 {
+				// asked above
+			} else if err := r.check(strokeOf(k, held)); err != nil {
+				return r.effect(err), err
+			}
 			if err := r.send(down); err != nil {
 				return r.effect(err), err
 			}
@@ -154,6 +165,9 @@ func TypeText(ctx context.Context, page *rod.Page, text string) (typed int, eff 
 			if c == '\r' && i+1 < len(runes) && runes[i+1] == '\n' {
 				n = 2
 			}
+			if err := r.check(strokeOf(enterKey, 0)); err != nil {
+				return typed, r.effect(err), err
+			}
 			down, err := pressTyped(r, enterKey, i+n == len(runes))
 			if down {
 				typed += n
@@ -163,6 +177,9 @@ func TypeText(ctx context.Context, page *rod.Page, text string) (typed int, eff 
 			}
 			i += n
 		case typable(c):
+			if err := r.check(strokeOf(CharKey(c), 0)); err != nil {
+				return typed, r.effect(err), err
+			}
 			down, err := pressTyped(r, CharKey(c), i+1 == len(runes))
 			if down {
 				typed++
@@ -175,6 +192,9 @@ func TypeText(ctx context.Context, page *rod.Page, text string) (typed int, eff 
 			j := i + 1
 			for j < len(runes) && !typable(runes[j]) && runes[j] != '\r' && runes[j] != '\n' {
 				j++
+			}
+			if err := r.check(Stroke{Inserts: true}); err != nil {
+				return typed, r.effect(err), err
 			}
 			if err := r.send(proto.InputInsertText{Text: string(runes[i:j])}); err != nil {
 				return typed, r.effect(err), err

@@ -24,6 +24,7 @@ import (
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 )
 
 // Limits bound a live view.
@@ -255,6 +256,18 @@ func (v *View) Text(ctx context.Context, text string) error {
 	}
 	_, _, err := input.TypeText(ctx, v.page, text)
 	return err
+}
+
+// FocusedCredential is the credential class (spec/credentials.cue) of the
+// element the view's keys reach now, "" when it is none; frames lists the
+// tab's cross-origin frames. The caller asks before sending the person's
+// keys, to know that the page then holds a credential of theirs.
+func (v *View) FocusedCredential(ctx context.Context, frames pagejs.FrameSource) (string, error) {
+	if err := v.live(); err != nil {
+		return "", err
+	}
+	rc, err := input.FocusedReceiver(ctx, v.page, frames)
+	return rc.Credential, err
 }
 
 // KeyOf is what a key name dispatches: a named key of the contract's table,

@@ -24,9 +24,9 @@
 // never a source; no function returns such a value.
 //
 // Actions get verified points (Locate), framework-visible value setting
-// (SetValue), focus and scrolling. Credential-class fields (password type or
-// a configured autocomplete token) are refused before their value is
-// touched.
+// (SetValue), focus and scrolling. Credential-class fields (a class of
+// spec/credentials.cue, by credClass in js/cred.js, or a configured
+// autocomplete token) are refused before their value is touched.
 //
 // Bounds come from the caller (request fields or World Limits filled from
 // generated constants); the JavaScript sources live in js/, one file per

@@ -32,6 +32,7 @@ func perceptionPage(t *testing.T) string {
     <input autocomplete="one-time-code" aria-label="OTP code" value="%[1]s">
     <input autocomplete="shipping cc-number" aria-label="Card number">
     <input name="password" inputmode="numeric" aria-label="Pin lookalike">
+    <input name="passport" inputmode="numeric" maxlength="6" aria-label="Passport digits">
     <input type="checkbox" id="cb" checked><label for="cb">Accept terms</label>
     <input type="radio" name="r" aria-label="Radio one">
     <select aria-label="Country"><option>France</option><option selected>Spain</option></select>
@@ -88,7 +89,7 @@ func TestInspectControls(t *testing.T) {
 	got := names(res.Items)
 	for _, want := range []string{
 		"Home link", "Email address", "Wrapped name", "Labelled by two", "Search here", "Titled field",
-		"Notes", "Editor", "Password", "OTP code", "Card number", "Pin lookalike", "Accept terms",
+		"Notes", "Editor", "Password", "OTP code", "Card number", "Pin lookalike", "Passport digits", "Accept terms",
 		"Radio one", "Country", "Send form", "Disabled button", "Toggle", "Image link", "Role button",
 		"Clickable div", "Closed details", "Open details", "Shown details", "Visible in hidden",
 		"Shadow button", "Shadow input", "Framed same-origin", "Close dialog",
@@ -119,7 +120,10 @@ func TestInspectControls(t *testing.T) {
 			t.Errorf("%q role %q, want %q", n, it.Role, r)
 		}
 	}
-	cred := map[string]bool{"Password": true, "OTP code": true, "Card number": true, "Pin lookalike": false, "Email address": false}
+	// A field's own name decides too (spec/credentials.cue's words): the
+	// field named "password" is one; "passport", a short digits field with
+	// no code wording near it, is not.
+	cred := map[string]bool{"Password": true, "OTP code": true, "Card number": true, "Pin lookalike": true, "Passport digits": false, "Email address": false}
 	for n, c := range cred {
 		if it, _ := findItem(res.Items, n); it.Credential != c {
 			t.Errorf("%q credential %v, want %v", n, it.Credential, c)

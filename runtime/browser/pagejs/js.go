@@ -2,6 +2,7 @@ package pagejs
 
 import (
 	"embed"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -15,7 +16,7 @@ var jsFiles embed.FS
 // jsOrder is the concatenation order: helpers first, the API object last
 // (api.js ends the install function with its return statement).
 var jsOrder = []string{
-	"core.js", "registry.js", "visibility.js", "walk.js", "roles.js", "name.js", "state.js",
+	"core.js", "cred.js", "registry.js", "visibility.js", "walk.js", "roles.js", "name.js", "state.js",
 	"inspect.js", "find.js", "read.js", "act.js", "api.js",
 }
 
@@ -27,10 +28,39 @@ var jsLimits = fmt.Sprintf("const MAX_DEPTH = %d, ANCESTOR_STEPS = %d, COVER_STE
 	surface.PageFrameStepsMax, surface.PageErrorCharsMax, surface.RegistrySweepMax, surface.ArticleMinCharsMax,
 	surface.ParagraphMinCharsMax)
 
+// credDecl is spec/credentials.cue's table and its bounds, declared ahead
+// of cred.js (in the page code and in CredentialFunction alike).
+var credDecl = func() string {
+	table, err := json.Marshal(surface.CredentialClasses)
+	if err != nil {
+		panic("pagejs: credential table: " + err.Error()) // generated data: a build defect
+	}
+	return fmt.Sprintf("const CRED = %s, CRED_NUMERIC_LENGTH = %d, CRED_CONTEXT_STEPS = %d, CRED_CONTEXT_CHARS = %d;\n",
+		table, surface.CredentialNumericLengthMax, surface.CredentialContextStepsMax, surface.CredentialContextCharsMax)
+}()
+
+// CredentialSource is cred.js with the table declared ahead of it: a body
+// that defines credClass(el), for a caller's own function declaration.
+var CredentialSource = func() string {
+	src, err := jsFiles.ReadFile("js/cred.js")
+	if err != nil {
+		panic("pagejs: missing embedded cred.js")
+	}
+	return credDecl + string(src)
+}()
+
+// CredentialFunction is a function declaration for Runtime.callFunctionOn
+// with `this` an element: it returns the element's credential class
+// (spec/credentials.cue), "" when it is none. It is cred.js, the page code's
+// own classifier, standing alone, so the dispatch-time check reaches a field
+// where the page code cannot (a closed shadow root).
+var CredentialFunction = "function(){'use strict';\n" + CredentialSource + "\nreturn credClass(this);}"
+
 // jsBody is the install function's body, assembled once.
 var jsBody = func() string {
 	var b strings.Builder
 	b.WriteString("// ---- limits (spec/bounds.cue)\n" + jsLimits)
+	b.WriteString("// ---- credential classes (spec/credentials.cue)\n" + credDecl)
 	for _, f := range jsOrder {
 		src, err := jsFiles.ReadFile("js/" + f)
 		if err != nil {

@@ -149,6 +149,7 @@ function showSelected() {
   $("live-url").textContent = x.url;
   const banner = $("live-handoff");
   banner.hidden = !x.handoff;
+  $("live-held").hidden = !x.held;
   if (x.handoff) {
     $("live-handoff-text").textContent = "The model stopped at " + x.handoff.field + (x.handoff.host ? " on " + x.handoff.host : "") + ": a credential only you should type.";
   }
@@ -250,6 +251,11 @@ function wireLive() {
   $("handback").addEventListener("click", async () => {
     const r = await api("handback?tab=" + encodeURIComponent(selectedTab), { method: "POST" });
     $("live-status").textContent = r.ok ? "handed back to the model" : "no handoff was open";
+    loadTabs().catch(() => {});
+  });
+  $("release").addEventListener("click", async () => {
+    const r = await api("release?tab=" + encodeURIComponent(selectedTab), { method: "POST" });
+    $("live-status").textContent = r.ok ? "released: the model may run page script here again" : "nothing was held";
     loadTabs().catch(() => {});
   });
 }

@@ -44,11 +44,11 @@ function stateOf(el, tag, cx) {
   return s;
 }
 
-// isCredential: password inputs, and fields whose autocomplete tokens
-// include one of the configured credential tokens. Names, ids and
-// inputmode alone never decide.
+// isCredential: a field of one of spec/credentials.cue's classes
+// (credClass, cred.js), or one whose autocomplete tokens include a token the
+// caller configured on top of them.
 function isCredential(el, tag, cx) {
-  if (tag === 'input' && el.type === 'password') return true;
+  if (credClass(el) !== '') return true;
   if (tag !== 'input' && tag !== 'textarea' && tag !== 'select') return false;
   const ac = el.getAttribute('autocomplete');
   if (!ac || !cx.cred.size) return false;

@@ -1,0 +1,282 @@
+package input
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+)
+
+// The element a key stroke will reach. Keyboard input goes to the focused
+// element of the focused frame, wherever it is: behind open and closed
+// shadow roots, and in frames of any origin. Page code sees none of a closed
+// root and none of a cross-origin frame, so Receiver walks through DevTools:
+// page code steps through what it can see (open roots, same-origin frames);
+// where it stops, DOM.describeNode (pierce) names a closed root or a frame's
+// document in the same process, DOM.resolveNode gives a handle on it, and an
+// out-of-process frame is entered on its own target's session (frames).
+
+// Receiver is what a key stroke would reach now.
+type Receiver struct {
+	// Credential is the credential class of the focused element
+	// (spec/credentials.cue), "" when it is none.
+	Credential string
+	// EnterSubmits: Enter there submits a form (a text field of a form; a
+	// textarea takes Enter as a newline).
+	EnterSubmits bool
+	// SubmitButton: the focused element is a form's submit button, which
+	// Space and Enter press.
+	SubmitButton bool
+	// Tag is the focused element's local name ("" when nothing has focus).
+	Tag string
+}
+
+// receiverGroup holds the remote objects one walk makes, released together.
+const receiverGroup = "ghostlight-receiver"
+
+// descend follows focus from `this` (a document, a shadow root or an
+// element) through open shadow roots and same-origin frames, as far as page
+// code can see.
+var descendJS = fmt.Sprintf(`function(){
+  let a = this.nodeType === 1 ? this : this.activeElement;
+  for (let i = 0; a && i < %d; i++) {
+    if (a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; }
+    if (a.localName === 'iframe' || a.localName === 'frame') {
+      let d = null;
+      try { d = a.contentDocument; } catch (e) { d = null; }
+      if (d && d.activeElement) { a = d.activeElement; continue; }
+    }
+    break;
+  }
+  return a || null;
+}`, surface.CredentialFocusStepsMax)
+
+// probeJS reads what the walk needs of an element: its credential class,
+// its tag, and whether Enter or Space there submits a form.
+var probeJS = "function(){'use strict';\n" + pagejs.CredentialSource + `
+const el = this, tag = el.localName || '';
+const ty = tag === 'input' ? String(el.type || '').toLowerCase() : '';
+const nonText = new Set(['hidden','checkbox','radio','submit','reset','button','image','range','color','file']);
+const form = (tag === 'input' || tag === 'button') ? el.form : null;
+return {
+  c: credClass(el),
+  t: tag,
+  e: !!(form && tag === 'input' && !nonText.has(ty)),
+  s: !!(form && ((tag === 'button' && String(el.type || 'submit').toLowerCase() === 'submit') || (tag === 'input' && (ty === 'submit' || ty === 'image')))),
+};
+}`
+
+// quickJS walks from the document and probes where it stops, by value: more
+// says the walk stopped where a closed root or a frame page code cannot
+// enter may be (an element other than a control), frames how many child
+// frames the page has (any origin, in shadow roots too).
+var quickJS = "(function(){'use strict';\nconst a = (" + descendJS + ").call(document);\n" +
+	"if (!a) return {c: '', t: '', e: false, s: false, more: false, frames: window.length};\n" +
+	"const p = (" + probeJS + ").call(a);\n" +
+	"p.more = ['input','textarea','select','button'].indexOf(p.t) < 0;\n" +
+	"p.frames = window.length;\nreturn p;})()"
+
+type probe struct {
+	C string `json:"c"`
+	T string `json:"t"`
+	E bool   `json:"e"`
+	S bool   `json:"s"`
+}
+
+// FocusedReceiver reports the element a key stroke dispatched to page
+// would reach now. frames lists the page's cross-origin frames (the
+// browser's Tab.Frames; nil: out-of-process frames are not entered).
+//
+// Focus moving into an out-of-process frame reaches the embedding
+// document's process later than the browser, which routes keys by it: a
+// click in such a frame has focused its field (the frame's own process
+// handled the click before the click returned) while the page may still
+// name its body as active. So when the page's walk ends outside any frame,
+// every out-of-process frame whose document has focus is walked too, and a
+// credential field there is what the key would reach.
+func FocusedReceiver(ctx context.Context, page *rod.Page, frames pagejs.FrameSource) (Receiver, error) {
+	if page == nil {
+		return Receiver{}, invalid("receiver", "nil page")
+	}
+	var list []pagejs.Frame
+	listed := false
+	all := func() []pagejs.Frame {
+		if !listed && frames != nil {
+			list, listed = frames(ctx), true
+		}
+		return list
+	}
+	byID := func(_ context.Context, id proto.PageFrameID) *rod.Page {
+		for _, f := range all() {
+			if f.FrameID == id && f.Page != nil {
+				return f.Page
+			}
+		}
+		return nil
+	}
+	// One round trip answers the common case: focus on a control page code
+	// can reach, in a page without frames.
+	var quick struct {
+		probe
+		More   bool `json:"more"`
+		Frames int  `json:"frames"`
+	}
+	var res proto.RuntimeEvaluateResult
+	if err := callOn(ctx, page, "receiver", proto.RuntimeEvaluate{Expression: quickJS, ReturnByValue: true, Silent: true}, &res); err != nil {
+		return Receiver{}, err
+	}
+	if res.ExceptionDetails != nil || res.Result.Value.Unmarshal(&quick) != nil {
+		return Receiver{}, &Error{Kind: KindProtocol, Op: "receiver", Err: errors.New("the focus probe threw")}
+	}
+	rc := Receiver{Credential: quick.C, EnterSubmits: quick.E, SubmitButton: quick.S, Tag: quick.T}
+	if quick.More {
+		var err error
+		if rc, err = walkFocus(ctx, page, byID); err != nil {
+			return Receiver{}, err
+		}
+	}
+	if rc.Credential != "" || frames == nil || quick.Frames == 0 || rc.Tag == "iframe" || rc.Tag == "frame" {
+		return rc, nil
+	}
+	for _, f := range all() {
+		if f.Page == nil || f.Owner == nil || f.Page.SessionID == f.Owner.SessionID {
+			continue // an in-process frame: the page's walk entered it
+		}
+		var res proto.RuntimeEvaluateResult
+		if err := callOn(ctx, f.Page, "receiver", proto.RuntimeEvaluate{Expression: "document.hasFocus()", ReturnByValue: true, Silent: true}, &res); err != nil {
+			continue // a frame gone meanwhile
+		}
+		if !res.Result.Value.Bool() {
+			continue
+		}
+		frc, err := walkFocus(ctx, f.Page, byID)
+		if err != nil {
+			return Receiver{}, err
+		}
+		if frc.Credential != "" {
+			return frc, nil
+		}
+	}
+	return rc, nil
+}
+
+// walkFocus follows focus from page's document.
+func walkFocus(ctx context.Context, page *rod.Page, frames func(context.Context, proto.PageFrameID) *rod.Page) (Receiver, error) {
+	const op = "receiver"
+	sess := page
+	used := []*rod.Page{page}
+	defer func() {
+		// The objects go with their group; a failure here leaves them to the
+		// document's end.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Duration(surface.TimeoutMsDefault)*time.Millisecond)
+		defer cancel()
+		for _, p := range used {
+			_, _ = p.Call(rctx, string(p.SessionID), "Runtime.releaseObjectGroup", map[string]string{"objectGroup": receiverGroup})
+		}
+	}()
+	var obj proto.RuntimeRemoteObjectID // a document, shadow root or element to descend from; "" = the session's document
+	for step := 0; step <= surface.CredentialFocusStepsMax; step++ {
+		var el proto.RuntimeRemoteObjectID
+		if obj == "" {
+			var res proto.RuntimeEvaluateResult
+			if err := callOn(ctx, sess, op, proto.RuntimeEvaluate{Expression: "(" + descendJS + ").call(document)", ObjectGroup: receiverGroup, Silent: true}, &res); err != nil {
+				return Receiver{}, err
+			}
+			if res.ExceptionDetails != nil {
+				return Receiver{}, &Error{Kind: KindProtocol, Op: op, Err: errors.New("the focus walk threw")}
+			}
+			el = res.Result.ObjectID
+		} else {
+			var res proto.RuntimeCallFunctionOnResult
+			if err := callOn(ctx, sess, op, proto.RuntimeCallFunctionOn{FunctionDeclaration: descendJS, ObjectID: obj, ObjectGroup: receiverGroup, Silent: true}, &res); err != nil {
+				return Receiver{}, err
+			}
+			if res.ExceptionDetails != nil {
+				return Receiver{}, &Error{Kind: KindProtocol, Op: op, Err: errors.New("the focus walk threw")}
+			}
+			el = res.Result.ObjectID
+		}
+		if el == "" {
+			return Receiver{}, nil // nothing has focus
+		}
+		var pr proto.RuntimeCallFunctionOnResult
+		if err := callOn(ctx, sess, op, proto.RuntimeCallFunctionOn{FunctionDeclaration: probeJS, ObjectID: el, ReturnByValue: true, Silent: true}, &pr); err != nil {
+			return Receiver{}, err
+		}
+		if pr.ExceptionDetails != nil {
+			return Receiver{}, &Error{Kind: KindProtocol, Op: op, Err: errors.New("the probe threw")}
+		}
+		var p probe
+		if err := pr.Result.Value.Unmarshal(&p); err != nil {
+			return Receiver{}, &Error{Kind: KindProtocol, Op: op, Err: err}
+		}
+		rc := Receiver{Credential: p.C, EnterSubmits: p.E, SubmitButton: p.S, Tag: p.T}
+		switch p.T {
+		case "input", "textarea", "select", "button", "":
+			return rc, nil // a control holds no shadow root or frame
+		}
+		// Where page code stopped: a closed shadow root, or a frame it
+		// cannot enter.
+		depth := 1
+		var d proto.DOMDescribeNodeResult
+		if err := callOn(ctx, sess, op, proto.DOMDescribeNode{ObjectID: el, Depth: &depth, Pierce: true}, &d); err != nil {
+			return Receiver{}, err
+		}
+		n := d.Node
+		next := proto.DOMBackendNodeID(0)
+		for _, sr := range n.ShadowRoots {
+			if sr.ShadowRootType == proto.DOMShadowRootTypeClosed {
+				next = sr.BackendNodeID
+			}
+		}
+		if next == 0 && n.ContentDocument != nil {
+			next = n.ContentDocument.BackendNodeID // a cross-origin frame in this process
+		}
+		if next != 0 {
+			var rn proto.DOMResolveNodeResult
+			if err := callOn(ctx, sess, op, proto.DOMResolveNode{BackendNodeID: next, ObjectGroup: receiverGroup}, &rn); err != nil {
+				return Receiver{}, err
+			}
+			if rn.Object == nil || rn.Object.ObjectID == "" {
+				return rc, nil
+			}
+			obj = rn.Object.ObjectID
+			continue
+		}
+		if n.FrameID != "" && frames != nil && (p.T == "iframe" || p.T == "frame") {
+			fp := frames(ctx, n.FrameID)
+			if fp == nil {
+				return rc, nil
+			}
+			sess, obj = fp, ""
+			used = append(used, fp)
+			continue
+		}
+		return rc, nil
+	}
+	return Receiver{}, &Error{Kind: KindProtocol, Op: op, Err: fmt.Errorf("focus nested deeper than %d roots and frames", surface.CredentialFocusStepsMax)}
+}
+
+// callOn sends one walk message on p's session and decodes its reply. The
+// walk reads; it is no progress of an input operation.
+func callOn(ctx context.Context, p *rod.Page, op string, req proto.Request, out any) error {
+	if ctx.Err() != nil {
+		return ctxError(ctx, op)
+	}
+	raw, err := p.Call(ctx, string(p.SessionID), req.ProtoReq(), req)
+	if err != nil {
+		e, _ := callError(ctx, op, err)
+		return e
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return &Error{Kind: KindProtocol, Op: op, Err: err}
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/workbench"
+)
+
+// TestPersonCredentialStaysTheirs: the model's type_text stops at a password
+// field; the person clicks it and types "PERSON-SECRET-4242" through the
+// workbench's live view (the adapter the workbench's input API calls) and
+// hands the tab back. The page then holds the secret (read through
+// DevTools), yet the model's browser_execute reading the field is refused
+// (attention_required, credential_handoff, the summary saying why), and no
+// result of execute, read, inspect or find carries the secret. The person's
+// Release in the workbench lets script run again; so does a navigation.
+func TestPersonCredentialStaysTheirs(t *testing.T) {
+	const secret = "PERSON-SECRET-4242"
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<title>Sign in</title><body style="margin:0"><label>Password <input id="pw" type="password" style="position:absolute;left:0;top:40px;width:100%;height:300px"></label><p style="position:absolute;top:400px">Words</p></body>`)
+	}))
+	t.Cleanup(page.Close)
+	s, err := New(Config{Browser: browser.Config{Startup: browser.StartupAuto, Headless: true, Path: os.Getenv("GHOSTLIGHT_BROWSER")}, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		_ = s.Close(ctx)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	const session = "credheld"
+	call := func(tool, args string) pipeline.Result {
+		t.Helper()
+		return s.Pipeline().Call(ctx, session, tool, []byte(args), nil)
+	}
+	var nav surface.BrowserNavigateFacts
+	r := call("browser_navigate", `{"url":"`+page.URL+`/","timeout_ms":30000}`)
+	if err := json.Unmarshal(r.Envelope.Facts, &nav); err != nil || nav.Tab == "" {
+		t.Fatalf("navigate: %s", r.JSON)
+	}
+	tab := nav.Tab
+	if r := call("browser_type_text", `{"tab":"`+tab+`","selector":{"name":"Password"},"text":"model-guess"}`); !strings.Contains(string(r.JSON), `"credential_handoff"`) {
+		t.Fatalf("type_text into the password field: %s", r.JSON)
+	}
+
+	wb := workbenchBrowser{b: s.browser, h: s.handler}
+	person := func() {
+		t.Helper()
+		lv, err := wb.Live(ctx, tab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer lv.Close()
+		if err := lv.Input(ctx, workbench.Input{Type: "click", X: 0.5, Y: 0.1, Button: "primary", Count: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := lv.Input(ctx, workbench.Input{Type: "text", Text: secret}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pageValue := func() string {
+		t.Helper()
+		bt := wb.tab(tab)
+		if bt == nil || bt.Page() == nil {
+			t.Fatal("the tab is gone")
+		}
+		res, err := bt.Page().Context(ctx).Eval(`() => document.getElementById('pw').value`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Value.Str()
+	}
+	held := func() bool {
+		for _, x := range wb.Tabs() {
+			if x.Tab == tab {
+				return x.Held
+			}
+		}
+		return false
+	}
+
+	person()
+	if !wb.HandBack(tab) {
+		t.Fatal("no handoff to hand back")
+	}
+	if v := pageValue(); v != secret {
+		t.Fatalf("the page holds %q, want the person's secret", v)
+	}
+	if !held() {
+		t.Fatal("the workbench does not show the tab as holding the person's credential")
+	}
+	read := `{"tab":"` + tab + `","script":"document.getElementById('pw').value"}`
+	r = call("browser_execute", read)
+	if r.Envelope.Status != surface.StatusAttentionRequired || !strings.Contains(string(r.JSON), `"credential_handoff"`) ||
+		!strings.Contains(r.Envelope.Summary, "typed a credential into this page") || !strings.Contains(r.Envelope.Summary, "Release") {
+		t.Fatalf("browser_execute on the held document: %s", r.JSON)
+	}
+	for _, c := range []struct{ tool, args string }{
+		{"browser_execute", read},
+		{"browser_read", `{"tab":"` + tab + `"}`},
+		{"browser_inspect", `{"tab":"` + tab + `"}`},
+		{"browser_find", `{"tab":"` + tab + `","text":"PERSON"}`},
+		{"browser_find", `{"tab":"` + tab + `","text":"Password"}`},
+	} {
+		if r := call(c.tool, c.args); strings.Contains(string(r.JSON), "4242") {
+			t.Fatalf("%s returned the person's secret: %s", c.tool, r.JSON)
+		}
+	}
+
+	// The person releases the document: script runs again.
+	if !wb.Release(tab) || wb.Release(tab) {
+		t.Fatal("release: want true once")
+	}
+	if r := call("browser_execute", `{"tab":"`+tab+`","script":"1"}`); r.Envelope.Status != surface.StatusSucceeded {
+		t.Fatalf("execute after release: %s", r.JSON)
+	}
+
+	// Typed again, then the tab navigates: the new document is not held.
+	person()
+	if !held() {
+		t.Fatal("typing again did not hold the document")
+	}
+	if r := call("browser_execute", `{"tab":"`+tab+`","script":"1"}`); r.Envelope.Status != surface.StatusAttentionRequired {
+		t.Fatalf("execute before the navigation: %s", r.JSON)
+	}
+	if r := call("browser_navigate", `{"tab":"`+tab+`","url":"`+page.URL+`/again","timeout_ms":30000}`); r.Envelope.Status != surface.StatusSucceeded {
+		t.Fatalf("navigate: %s", r.JSON)
+	}
+	r = call("browser_execute", read)
+	if r.Envelope.Status != surface.StatusSucceeded || strings.Contains(string(r.JSON), "4242") {
+		t.Fatalf("execute on the new document: %s", r.JSON)
+	}
+}
