@@ -212,8 +212,9 @@ func (w *Workbench) sessionOf(r *http.Request) (session, bool) {
 }
 
 // tabScoped are the API routes a tab's session may call, for its own tab
-// (release: the person who typed a credential there lets the model script it again)
-// (named by ?tab=); "config" and "tabs" (listing that tab alone) take none.
+// (named by ?tab=; release lets the person who typed a credential there give
+// the page back to scripts); "config" and "tabs" (listing that tab alone)
+// take none.
 var tabScoped = map[string]bool{"live": true, "input": true, "handback": true, "release": true}
 
 // allows reports whether session s may call API route name of r.
