@@ -71,6 +71,13 @@ type Config struct {
 	// call's own deadline has passed.
 	ObserveTimeout time.Duration
 
+	// ExposeDevToolsPort has a browser Ghostlight launches also listen on a
+	// loopback DevTools port (DevToolsURL names it), besides the pipe Ghostlight
+	// drives it over. Tests and benchmarks only, to drive the same browser
+	// beside Ghostlight: the server never sets it, so a launched browser has no
+	// endpoint a page or another process could reach (launch_pipe.go).
+	ExposeDevToolsPort bool
+
 	// Prepared finds browsers the person opened the way this installation prepared
 	// them (ghostlight install / open). Consulted when startup is manual or connect
 	// without an endpoint, or auto with several installed browsers and none configured.
