@@ -21,8 +21,8 @@ type conn struct {
 	b     *Browser
 	epoch uint64
 	rod   *rod.Browser
-	ws    transport // the websocket, or a launched browser's pipe (pipe.go)
-	wsURL string    // "" over a pipe without an exposed port
+	ws    transport  // the websocket, or a launched browser's pipe (pipe.go)
+	wsURL string     // "" over a pipe without an exposed port
 	proc  *process   // nil when attached to a browser someone else started
 	wire  *capDialer // caps each message read (wirecap.go)
 
