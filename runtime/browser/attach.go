@@ -233,7 +233,7 @@ func (c *conn) applyGuard(ctx context.Context, g *guard, first bool) {
 	g.applyMu.Lock()
 	defer g.applyMu.Unlock()
 	b := c.boundaryOf(g)
-	key := "nav"
+	key := "nav" + b.ceilingKey()
 	if b.All {
 		key = b.socketKey()
 	}
@@ -250,7 +250,7 @@ func (c *conn) applyGuard(ctx context.Context, g *guard, first bool) {
 	// The commands are independent: sent together, each a round trip of its own.
 	var wg sync.WaitGroup
 	if g.typ != "worker" { // dedicated workers' requests are held on their page's session
-		patterns := []map[string]any{{"urlPattern": "*", "resourceType": "Document", "requestStage": "Request"}}
+		patterns := append([]map[string]any{{"urlPattern": "*", "resourceType": "Document", "requestStage": "Request"}}, b.ceilingPatterns()...)
 		if b.All {
 			patterns = []map[string]any{{"urlPattern": "*", "requestStage": "Request"}}
 		}
@@ -483,6 +483,10 @@ func (c *conn) judge(g *guard, e *pausedRequest) (allowed bool, rec Blocked, pop
 		}
 		b := c.workerBoundary()
 		if !b.All {
+			if ok, layer := b.ceiling(host); !ok {
+				c.b.recordWorkerBlock(g.root().url, Blocked{Host: host, Layer: layer, Kind: RequestSubresource})
+				return false, rec, nil
+			}
 			return true, rec, nil
 		}
 		if ok, layer := b.admit(host, RequestSubresource); !ok {
@@ -502,7 +506,13 @@ func (c *conn) judge(g *guard, e *pausedRequest) (allowed bool, rec Blocked, pop
 			}
 		}
 	} else if !b.All {
-		return true, rec, nil // held while the boundary switched back to documents only
+		// Documents only: a subresource is held for the ceiling's ports alone
+		// (or while the boundary switched back to documents only).
+		if ok, layer := b.ceiling(host); !ok {
+			rec = t.ws.blocked.add(Blocked{Tab: t.handle, Host: host, Layer: layer, Kind: kind, loader: e.NetworkID})
+			return false, rec, nil
+		}
+		return true, rec, nil
 	}
 	if kind == RequestNavigation && bd != nil {
 		c.popupNavigating(g) // its first navigation's request: the opener's action waits for its fate

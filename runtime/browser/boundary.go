@@ -75,6 +75,12 @@ type Boundary struct {
 	// Sockets decide WebSockets when All is set (first match wins; a socket
 	// no rule matches is allowed).
 	Sockets []SocketRule
+	// Ceiling decides, in every mode, the requests to CeilingPorts: listeners
+	// no page may reach (Ghostlight's own, an attached browser's DevTools
+	// endpoint). Every request to those ports is held, subresources in
+	// documents-only mode included (selfceiling.go).
+	Ceiling      Admit
+	CeilingPorts []string
 }
 
 func (b Boundary) admit(host string, kind RequestKind) (bool, string) {

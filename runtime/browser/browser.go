@@ -124,6 +124,9 @@ func (b *Browser) start(st *startAttempt) {
 	if err == nil && b.cfg.OnStart != nil {
 		b.cfg.OnStart(b.startedWith)
 	}
+	if err == nil && b.cfg.OnAttach != nil && c.proc == nil {
+		b.cfg.OnAttach(c.wsURL) // a browser someone else started: its endpoint is a port
+	}
 	if err == nil {
 		b.epoch++
 		c.epoch = b.epoch

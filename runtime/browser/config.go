@@ -77,6 +77,10 @@ type Config struct {
 	// beside Ghostlight: the server never sets it, so a launched browser has no
 	// endpoint a page or another process could reach (launch_pipe.go).
 	ExposeDevToolsPort bool
+	// OnAttach, when set, is told the DevTools URL of each browser the
+	// executor attached to rather than launched (an endpoint, a prepared
+	// browser): the server keeps pages off it (governance/selfhosts.go).
+	OnAttach func(wsURL string)
 
 	// Prepared finds browsers the person opened the way this installation prepared
 	// them (ghostlight install / open). Consulted when startup is manual or connect

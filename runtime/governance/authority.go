@@ -167,6 +167,9 @@ func (a *Authority) AdmitCapability(c surface.Capability) *surface.Refusal {
 // AdmitURL checks a URL the call will reach (a navigation target, or the page
 // an action runs on) against the ceilings and every host layer.
 func (a *Authority) AdmitURL(raw string) *surface.Refusal {
+	if r := ceilingURL(raw); r != nil { // Ghostlight's own listeners (selfhosts.go)
+		return r
+	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
 		host := ""
@@ -181,6 +184,9 @@ func (a *Authority) AdmitURL(raw string) *surface.Refusal {
 // AdmitHost checks a host (host or host:port) against every host layer:
 // any layer's denial refuses it, and every allow list must admit it.
 func (a *Authority) AdmitHost(hostport string) *surface.Refusal {
+	if r := ceilingHost(hostport); r != nil { // Ghostlight's own listeners (selfhosts.go)
+		return r
+	}
 	host := hostport
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
 		host = h

@@ -35,6 +35,14 @@ func boundaryOf(a *governance.Authority) browser.Boundary {
 			return true, ""
 		},
 		All: a.HostRequests() == hostsAll,
+		// The self-host ceiling holds in every mode (governance/selfhosts.go).
+		Ceiling: func(host string, _ browser.RequestKind) (bool, string) {
+			if r := governance.SelfHostRefusal(host); r != nil {
+				return false, r.Layer
+			}
+			return true, ""
+		},
+		CeilingPorts: governance.SelfPorts(),
 	}
 	if b.All {
 		b.Sockets = socketRules(a.Layers())
