@@ -90,10 +90,11 @@ func (b Boundary) admit(host string, kind RequestKind) (bool, string) {
 	return b.Admit(host, kind)
 }
 
-// socketKey identifies a socket rule list (to apply it only when it changed).
+// socketKey identifies a socket rule list and the ceiling's held ports (to
+// apply them only when they changed).
 func (b Boundary) socketKey() string {
 	if !b.All {
-		return ""
+		return b.ceilingKey()
 	}
 	var s strings.Builder
 	s.WriteString("all")
