@@ -255,4 +255,3 @@ func TestPagesNeverReachTheEndpointOrServer(t *testing.T) {
 		})
 	}
 }
-
