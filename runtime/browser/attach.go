@@ -233,16 +233,13 @@ func (c *conn) applyGuard(ctx context.Context, g *guard, first bool) {
 	g.applyMu.Lock()
 	defer g.applyMu.Unlock()
 	b := c.boundaryOf(g)
-	key := "nav" + b.ceilingKey()
-	if b.All {
-		key = b.socketKey()
-	}
+	key := b.heldKey()
 	g.mu.Lock()
 	if g.key == key && !first {
 		g.mu.Unlock()
 		return
 	}
-	wasAll := strings.HasPrefix(g.key, "all")
+	wasAll := netOn(g.key)
 	g.key = key
 	g.setUp = true
 	g.mu.Unlock()
@@ -258,14 +255,16 @@ func (c *conn) applyGuard(ctx context.Context, g *guard, first bool) {
 	}
 	wg.Go(func() {
 		switch {
-		case b.All:
-			// WebSockets never reach Fetch: the browser holds them by URL rules.
-			// Network must be on for the rules to apply (measured), with nothing
-			// buffered.
+		case netOn(key):
+			// WebSockets never reach Fetch: the browser holds them by URL rules
+			// (the ceiling's in every mode, selfceiling.go; the layers' under
+			// "all"). Network must be on for the rules to apply (measured), with
+			// nothing buffered.
 			zero := 0
 			_, _ = c.rod.Call(ctx, s, "Network.enable", proto.NetworkEnable{MaxTotalBufferSize: &zero, MaxResourceBufferSize: &zero, MaxPostDataSize: &zero})
-			rules := make([]map[string]any, 0, len(b.Sockets))
-			for _, r := range b.Sockets {
+			socks := b.socketRules()
+			rules := make([]map[string]any, 0, len(socks))
+			for _, r := range socks {
 				rules = append(rules, map[string]any{"urlPattern": r.Pattern, "offline": !r.Allow, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
 			}
 			_, _ = c.rod.Call(ctx, s, "Network.emulateNetworkConditionsByRule", map[string]any{"matchedNetworkConditions": rules})
@@ -758,7 +757,7 @@ func (c *conn) unguard(ctx context.Context, id proto.TargetTargetID) {
 	for _, g := range c.guardsOf(id) {
 		g.applyMu.Lock()
 		g.mu.Lock()
-		up, all := g.setUp, strings.HasPrefix(g.key, "all")
+		up, all := g.setUp, netOn(g.key)
 		g.setUp, g.key = false, ""
 		g.mu.Unlock()
 		if up {

@@ -81,6 +81,9 @@ type Boundary struct {
 	// documents-only mode included (selfceiling.go).
 	Ceiling      Admit
 	CeilingPorts []string
+	// CeilingSockets refuse WebSockets to those listeners in every mode,
+	// ahead of Sockets.
+	CeilingSockets []SocketRule
 }
 
 func (b Boundary) admit(host string, kind RequestKind) (bool, string) {
@@ -98,6 +101,7 @@ func (b Boundary) socketKey() string {
 	}
 	var s strings.Builder
 	s.WriteString("all")
+	s.WriteString(b.ceilingKey())
 	for _, r := range b.Sockets {
 		if r.Allow {
 			s.WriteString("|+")

@@ -307,3 +307,47 @@ func localAddr(a netip.Addr) bool {
 	}
 	return false
 }
+
+// SelfHostPattern is a host:port a WebSocket rule refuses for the ceiling.
+type SelfHostPattern struct{ Host, Port string }
+
+// SelfSocketHosts lists, for the browser's WebSocket rules (which match URL
+// patterns, not canonical hosts), the spellings under which a registered
+// listener is reached: a loopback (or unspecified) listener's port on
+// 127.0.0.1, localhost, *.localhost and [::1], any other by its own host.
+// Chromium writes every IPv4 notation as dotted decimal before the rule
+// sees it; a wildcard inside an address ("127.*") matched nothing on
+// Chromium 156 (measured), so other 127.0.0.0/8 addresses and IPv4-mapped
+// IPv6 spellings are not named: a listener bound to 127.0.0.1 (as
+// Chromium's DevTools is) is not reached through them on Linux.
+func SelfSocketHosts() []SelfHostPattern {
+	selfHosts.mu.Lock()
+	defer selfHosts.mu.Unlock()
+	var out []SelfHostPattern
+	seen := map[SelfHostPattern]bool{}
+	add := func(h, p string) {
+		k := SelfHostPattern{h, p}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	for _, h := range selfHosts.set {
+		switch {
+		case h.loopback || h.any:
+			for _, l := range []string{"127.0.0.1", "localhost", "*.localhost", "[::1]"} {
+				add(l, h.port)
+			}
+			if h.any {
+				add("0.0.0.0", h.port)
+			}
+		case h.host != "":
+			add(h.host, h.port)
+		case h.addr.Is6():
+			add("["+h.addr.String()+"]", h.port)
+		default:
+			add(h.addr.String(), h.port)
+		}
+	}
+	return out
+}

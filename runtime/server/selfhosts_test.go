@@ -110,6 +110,8 @@ const tries = [
   frame("http://127.0.0.1:" + dt + "/json/list"),
   frame("http://localhost:" + dt + "/json/list?frame"),
   frame("http://127.0.0.1:" + mcp + "/mcp"),
+  new Promise(res => { const w = new WebSocket("ws://127.0.0.1:" + dt + "/devtools/browser/x"); w.onopen = w.onerror = w.onclose = res; }),
+  new Promise(res => { const w = new WebSocket("ws://localhost:" + mcp + "/mcp"); w.onopen = w.onerror = w.onclose = res; }),
 ].map(p => p.then(() => "ok", () => "refused"));
 Promise.all(tries).then(r => fetch("/settled?" + r.join(",")));
 </script></body>`, devtoolsPort, mcpPort)
@@ -147,12 +149,12 @@ func mcpCall(t *testing.T, endpoint, sid string, id int, tool, args string) (res
 
 // TestPagesNeverReachTheEndpointOrServer: attached to the person's browser
 // at a DevTools port (--browser-endpoint), with the MCP endpoint served over
-// HTTP, a page on 127.0.0.1 fetches, frames and loads an image from the
-// DevTools endpoint and the MCP listener, by several spellings, and a click
-// follows a link there; the model navigates there. In both host modes the
-// endpoint's own front counts no connection beyond Ghostlight's one, the MCP
-// listener no browser request, and the model's navigations are refused
-// saying why.
+// HTTP, a page on 127.0.0.1 fetches, frames, loads an image from and opens
+// WebSockets to the DevTools endpoint and the MCP listener, by several
+// spellings, and a click follows a link there; the model navigates there. In
+// both host modes the endpoint's front serves no request beyond Ghostlight's
+// own, the MCP listener sees no browser request, and the model's navigations
+// are refused saying why.
 func TestPagesNeverReachTheEndpointOrServer(t *testing.T) {
 	l := launchChromium(t) // the person's browser, with a DevTools port
 	pu, err := url.Parse(l.endpoint)
@@ -191,7 +193,7 @@ func TestPagesNeverReachTheEndpointOrServer(t *testing.T) {
 			endpoint := ts.URL + mcpedge.MCPPath
 			sid := initHTTP(t, endpoint)
 
-			res, env := mcpCall(t, endpoint, sid, 2, "browser_navigate", fmt.Sprintf(`{"url":%q}`, site.URL+"/page"))
+			res, env := mcpCall(t, endpoint, sid, 2, "browser_navigate", fmt.Sprintf(`{"url":%q,"timeout_ms":30000}`, site.URL+"/page"))
 			if res.IsError {
 				t.Fatalf("navigate to the plain page: %+v", env)
 			}

@@ -44,6 +44,14 @@ func boundaryOf(a *governance.Authority) browser.Boundary {
 		},
 		CeilingPorts: governance.SelfPorts(),
 	}
+	// The ceiling's listeners' sockets are refused in every mode.
+	for _, h := range governance.SelfSocketHosts() {
+		for _, scheme := range []string{"ws", "wss"} {
+			// URLPattern syntax: an IPv6 host's brackets are escaped.
+			host := strings.NewReplacer("[", `\[`, "]", `\]`).Replace(h.Host)
+			b.CeilingSockets = append(b.CeilingSockets, browser.SocketRule{Pattern: scheme + "://" + host + ":" + h.Port + "/*"})
+		}
+	}
 	if b.All {
 		b.Sockets = socketRules(a.Layers())
 	}
