@@ -233,16 +233,13 @@ func (c *conn) applyGuard(ctx context.Context, g *guard, first bool) {
 	g.applyMu.Lock()
 	defer g.applyMu.Unlock()
 	b := c.boundaryOf(g)
-	key := "nav"
-	if b.All {
-		key = b.socketKey()
-	}
+	key := b.heldKey()
 	g.mu.Lock()
 	if g.key == key && !first {
 		g.mu.Unlock()
 		return
 	}
-	wasAll := strings.HasPrefix(g.key, "all")
+	wasAll := netOn(g.key)
 	g.key = key
 	g.setUp = true
 	g.mu.Unlock()
@@ -250,7 +247,7 @@ func (c *conn) applyGuard(ctx context.Context, g *guard, first bool) {
 	// The commands are independent: sent together, each a round trip of its own.
 	var wg sync.WaitGroup
 	if g.typ != "worker" { // dedicated workers' requests are held on their page's session
-		patterns := []map[string]any{{"urlPattern": "*", "resourceType": "Document", "requestStage": "Request"}}
+		patterns := append([]map[string]any{{"urlPattern": "*", "resourceType": "Document", "requestStage": "Request"}}, b.ceilingPatterns()...)
 		if b.All {
 			patterns = []map[string]any{{"urlPattern": "*", "requestStage": "Request"}}
 		}
@@ -258,14 +255,16 @@ func (c *conn) applyGuard(ctx context.Context, g *guard, first bool) {
 	}
 	wg.Go(func() {
 		switch {
-		case b.All:
-			// WebSockets never reach Fetch: the browser holds them by URL rules.
-			// Network must be on for the rules to apply (measured), with nothing
-			// buffered.
+		case netOn(key):
+			// WebSockets never reach Fetch: the browser holds them by URL rules
+			// (the ceiling's in every mode, selfceiling.go; the layers' under
+			// "all"). Network must be on for the rules to apply (measured), with
+			// nothing buffered.
 			zero := 0
 			_, _ = c.rod.Call(ctx, s, "Network.enable", proto.NetworkEnable{MaxTotalBufferSize: &zero, MaxResourceBufferSize: &zero, MaxPostDataSize: &zero})
-			rules := make([]map[string]any, 0, len(b.Sockets))
-			for _, r := range b.Sockets {
+			socks := b.socketRules()
+			rules := make([]map[string]any, 0, len(socks))
+			for _, r := range socks {
 				rules = append(rules, map[string]any{"urlPattern": r.Pattern, "offline": !r.Allow, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
 			}
 			_, _ = c.rod.Call(ctx, s, "Network.emulateNetworkConditionsByRule", map[string]any{"matchedNetworkConditions": rules})
@@ -483,6 +482,10 @@ func (c *conn) judge(g *guard, e *pausedRequest) (allowed bool, rec Blocked, pop
 		}
 		b := c.workerBoundary()
 		if !b.All {
+			if ok, layer := b.ceiling(host); !ok {
+				c.b.recordWorkerBlock(g.root().url, Blocked{Host: host, Layer: layer, Kind: RequestSubresource})
+				return false, rec, nil
+			}
 			return true, rec, nil
 		}
 		if ok, layer := b.admit(host, RequestSubresource); !ok {
@@ -502,7 +505,13 @@ func (c *conn) judge(g *guard, e *pausedRequest) (allowed bool, rec Blocked, pop
 			}
 		}
 	} else if !b.All {
-		return true, rec, nil // held while the boundary switched back to documents only
+		// Documents only: a subresource is held for the ceiling's ports alone
+		// (or while the boundary switched back to documents only).
+		if ok, layer := b.ceiling(host); !ok {
+			rec = t.ws.blocked.add(Blocked{Tab: t.handle, Host: host, Layer: layer, Kind: kind, loader: e.NetworkID})
+			return false, rec, nil
+		}
+		return true, rec, nil
 	}
 	if kind == RequestNavigation && bd != nil {
 		c.popupNavigating(g) // its first navigation's request: the opener's action waits for its fate
@@ -748,7 +757,7 @@ func (c *conn) unguard(ctx context.Context, id proto.TargetTargetID) {
 	for _, g := range c.guardsOf(id) {
 		g.applyMu.Lock()
 		g.mu.Lock()
-		up, all := g.setUp, strings.HasPrefix(g.key, "all")
+		up, all := g.setUp, netOn(g.key)
 		g.setUp, g.key = false, ""
 		g.mu.Unlock()
 		if up {

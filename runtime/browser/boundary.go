@@ -75,6 +75,15 @@ type Boundary struct {
 	// Sockets decide WebSockets when All is set (first match wins; a socket
 	// no rule matches is allowed).
 	Sockets []SocketRule
+	// Ceiling decides, in every mode, the requests to CeilingPorts: listeners
+	// no page may reach (Ghostlight's own, an attached browser's DevTools
+	// endpoint). Every request to those ports is held, subresources in
+	// documents-only mode included (selfceiling.go).
+	Ceiling      Admit
+	CeilingPorts []string
+	// CeilingSockets refuse WebSockets to those listeners in every mode,
+	// ahead of Sockets.
+	CeilingSockets []SocketRule
 }
 
 func (b Boundary) admit(host string, kind RequestKind) (bool, string) {
@@ -84,13 +93,15 @@ func (b Boundary) admit(host string, kind RequestKind) (bool, string) {
 	return b.Admit(host, kind)
 }
 
-// socketKey identifies a socket rule list (to apply it only when it changed).
+// socketKey identifies a socket rule list and the ceiling's held ports (to
+// apply them only when they changed).
 func (b Boundary) socketKey() string {
 	if !b.All {
-		return ""
+		return b.ceilingKey()
 	}
 	var s strings.Builder
 	s.WriteString("all")
+	s.WriteString(b.ceilingKey())
 	for _, r := range b.Sockets {
 		if r.Allow {
 			s.WriteString("|+")

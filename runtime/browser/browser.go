@@ -58,7 +58,8 @@ func (b *Browser) Connected() bool {
 }
 
 // DevToolsURL is the DevTools websocket URL of the live connection ("" when
-// there is none), for a benchmark that drives the same browser beside
+// there is none, or the browser was launched without Config.ExposeDevToolsPort:
+// it is driven over a pipe), for a benchmark that drives the same browser beside
 // Ghostlight.
 func (b *Browser) DevToolsURL() string {
 	b.mu.Lock()
@@ -122,6 +123,9 @@ func (b *Browser) start(st *startAttempt) {
 	}
 	if err == nil && b.cfg.OnStart != nil {
 		b.cfg.OnStart(b.startedWith)
+	}
+	if err == nil && b.cfg.OnAttach != nil && c.proc == nil {
+		b.cfg.OnAttach(c.wsURL) // a browser someone else started: its endpoint is a port
 	}
 	if err == nil {
 		b.epoch++
@@ -192,7 +196,12 @@ func (b *Browser) launchConn(ctx context.Context, bin Installed, found []Install
 	if err != nil {
 		return nil, &Error{Kind: KindLaunchFailed, Op: "start", Browsers: []Installed{bin}, Err: err}
 	}
-	c, err := b.dial(ctx, u)
+	var c *conn
+	if proc.pipe != nil {
+		c, err = b.dialPipe(ctx, proc.pipe, u)
+	} else {
+		c, err = b.dial(ctx, u)
+	}
 	if err != nil {
 		_ = proc.stop(cfg.CloseTimeout)
 		return nil, &Error{Kind: KindLaunchFailed, Op: "start", Browsers: []Installed{bin}, Err: err}

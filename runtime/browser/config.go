@@ -71,6 +71,17 @@ type Config struct {
 	// call's own deadline has passed.
 	ObserveTimeout time.Duration
 
+	// ExposeDevToolsPort has a browser Ghostlight launches also listen on a
+	// loopback DevTools port (DevToolsURL names it), besides the pipe Ghostlight
+	// drives it over. Tests and benchmarks only, to drive the same browser
+	// beside Ghostlight: the server never sets it, so a launched browser has no
+	// endpoint a page or another process could reach (launch_pipe.go).
+	ExposeDevToolsPort bool
+	// OnAttach, when set, is told the DevTools URL of each browser the
+	// executor attached to rather than launched (an endpoint, a prepared
+	// browser): the server keeps pages off it (governance/selfhosts.go).
+	OnAttach func(wsURL string)
+
 	// Prepared finds browsers the person opened the way this installation prepared
 	// them (ghostlight install / open). Consulted when startup is manual or connect
 	// without an endpoint, or auto with several installed browsers and none configured.

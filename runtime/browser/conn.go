@@ -21,8 +21,8 @@ type conn struct {
 	b     *Browser
 	epoch uint64
 	rod   *rod.Browser
-	ws    *cdp.WebSocket
-	wsURL string
+	ws    transport  // the websocket, or a launched browser's pipe (pipe.go)
+	wsURL string     // "" over a pipe without an exposed port
 	proc  *process   // nil when attached to a browser someone else started
 	wire  *capDialer // caps each message read (wirecap.go)
 
@@ -62,6 +62,17 @@ func (b *Browser) dial(ctx context.Context, wsURL string) (*conn, error) {
 // dialHeader is dial with headers for the websocket handshake (a remote
 // endpoint's authorization, a Host Chromium accepts; endpoint.go).
 func (b *Browser) dialHeader(ctx context.Context, wsURL string, header http.Header) (*conn, error) {
+	c := b.newConn(wsURL)
+	c.wire.tls = strings.HasPrefix(wsURL, "wss:")
+	ws := &cdp.WebSocket{Dialer: c.wire}
+	if err := ws.Connect(ctx, wsURL, header); err != nil {
+		c.cancel(ErrBrowserGone)
+		return nil, err
+	}
+	return b.run(ctx, c, ws)
+}
+
+func (b *Browser) newConn(wsURL string) *conn {
 	c := &conn{
 		b:         b,
 		wsURL:     wsURL,
@@ -70,12 +81,12 @@ func (b *Browser) dialHeader(ctx context.Context, wsURL string, header http.Head
 		bySession: map[proto.TargetSessionID]*binding{},
 	}
 	c.ctx, c.cancel = context.WithCancelCause(context.Background())
-	c.wire = &capDialer{tls: strings.HasPrefix(wsURL, "wss:"), max: wireMessageMax}
-	ws := &cdp.WebSocket{Dialer: c.wire}
-	if err := ws.Connect(ctx, wsURL, header); err != nil {
-		c.cancel(ErrBrowserGone)
-		return nil, err
-	}
+	c.wire = &capDialer{max: wireMessageMax}
+	return c
+}
+
+// run starts rod on c over ws, an open transport.
+func (b *Browser) run(ctx context.Context, c *conn, ws transport) (*conn, error) {
 	c.ws = ws
 	client := cdp.New().Logger(utils.LoggerQuiet).Start(&tapSocket{ws: ws, c: c})
 	rb := rod.New().
@@ -218,7 +229,7 @@ func (cc *countingClient) Call(ctx context.Context, sessionID, method string, pa
 // tapSocket hands the executor each event it tracks as the message is read, inside the
 // client's read loop, and reports the end of the connection before pending calls fail.
 type tapSocket struct {
-	ws *cdp.WebSocket
+	ws transport
 	c  *conn
 }
 

@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/launcher/flags"
+	"github.com/go-rod/rod/lib/utils"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
@@ -23,6 +25,7 @@ type process struct {
 	root   string        // the owned dir holding profile and XDG config
 	dirs   []*OwnedDir   // root's, then the browser's private TMPDIR
 	exited chan struct{} // closed when the browser process has exited
+	pipe   *pipeConn     // its DevTools pipe (launch_pipe.go); nil when driven over a port
 
 	mu     sync.Mutex
 	insets [2]int // outer window size minus viewport size, once measured (viewport.go)
@@ -123,6 +126,9 @@ func launch(ctx context.Context, cfg Config, bin string) (*process, string, erro
 		}
 	}
 	l.Set("disable-features", disabled...)
+	if pipeSupported {
+		return launchPiped(ctx, cfg, l, out, root, dirs)
+	}
 
 	u, err := l.Launch()
 	printed := out.stop()
@@ -150,6 +156,9 @@ func launch(ctx context.Context, cfg Config, bin string) (*process, string, erro
 func (p *process) stop(wait time.Duration) error {
 	killGroup(p.pid)
 	killByArg(p.root)
+	if p.pipe != nil {
+		_ = p.pipe.Close()
+	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
@@ -172,29 +181,42 @@ func (p *process) stop(wait time.Duration) error {
 
 // Launch starts a browser exactly as the executor does (same flags, private
 // profile, process-group cleanup) and returns its DevTools URL and a stop
-// function. The executor's sibling packages test against it with rod directly.
+// function. The executor's sibling packages test against it with rod directly,
+// or attach a server to it as to a person's browser: unlike the executor's own
+// launches, this browser listens on a loopback DevTools port
+// (Config.ExposeDevToolsPort), which the URL names.
 func Launch(ctx context.Context, cfg Config) (controlURL string, stop func(), err error) {
-	cfg = cfg.withDefaults()
-	found := FindBrowsers(cfg.Path)
-	if len(found) == 0 {
-		return "", nil, &Error{Kind: KindStartupManual, Op: "launch"}
-	}
-	p, u, err := launch(ctx, cfg, found[0].Path)
+	cfg.ExposeDevToolsPort = true
+	p, u, err := launchFound(ctx, cfg)
 	if err != nil {
 		return "", nil, err
 	}
 	return u, func() { _ = p.stop(cfg.CloseTimeout) }, nil
 }
 
-// LaunchRod launches like Launch and connects rod to the browser under a
-// long-lived context (rod derives its event subscriptions from the context
-// Connect runs under). stop closes the connection and the browser.
+func launchFound(ctx context.Context, cfg Config) (*process, string, error) {
+	cfg = cfg.withDefaults()
+	found := FindBrowsers(cfg.Path)
+	if len(found) == 0 {
+		return nil, "", &Error{Kind: KindStartupManual, Op: "launch"}
+	}
+	return launch(ctx, cfg, found[0].Path)
+}
+
+// LaunchRod launches as the executor does and connects rod to the browser
+// (over its pipe, so it listens on no port unless cfg.ExposeDevToolsPort)
+// under a long-lived context (rod derives its event subscriptions from the
+// context Connect runs under). stop closes the connection and the browser.
 func LaunchRod(ctx context.Context, cfg Config) (*rod.Browser, func(), error) {
-	u, stop, err := Launch(ctx, cfg)
+	p, u, err := launchFound(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
+	stop := func() { _ = p.stop(cfg.withDefaults().CloseTimeout) }
 	b := rod.New().ControlURL(u).NoDefaultDevice()
+	if p.pipe != nil {
+		b = rod.New().Client(cdp.New().Logger(utils.LoggerQuiet).Start(p.pipe)).ControlURL("").NoDefaultDevice()
+	}
 	if err := b.Connect(); err != nil {
 		stop()
 		return nil, nil, err

@@ -76,10 +76,19 @@ func TestLazyStart(t *testing.T) {
 }
 
 func TestConnectModeAttachesToRunningBrowser(t *testing.T) {
-	c := liveConn(t, shared)
-	// The shared browser's DevTools HTTP endpoint, as a user would configure it.
-	httpURL := "http://" + strings.SplitN(strings.TrimPrefix(c.wsURL, "ws://"), "/", 2)[0]
-	for _, ep := range []string{c.wsURL, httpURL} {
+	// A browser someone else started, listening on a DevTools port (the
+	// executor's own launches have none), and its HTTP endpoint, as a user
+	// would configure it.
+	wsURL, stop, err := Launch(ctxT(t, 30*time.Second), testConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	other := New(Config{Startup: StartupConnect, Endpoint: wsURL})
+	t.Cleanup(func() { _ = other.Close() })
+	c := liveConn(t, other)
+	httpURL := "http://" + strings.SplitN(strings.TrimPrefix(wsURL, "ws://"), "/", 2)[0]
+	for _, ep := range []string{wsURL, httpURL} {
 		b := New(Config{Startup: StartupConnect, Endpoint: ep})
 		ws := b.Workspace("connect")
 		res, err := ws.Open(ctxT(t, 15*time.Second), pageURL("connected"), OpenOptions{Reuse: ReuseNever})

@@ -178,6 +178,9 @@ func (a *Authority) AdmitCapability(c surface.Capability) *surface.Refusal {
 // read as Chromium reads it (host.go), so what is checked is what the
 // browser would connect to.
 func (a *Authority) AdmitURL(raw string) *surface.Refusal {
+	if r := ceilingURL(raw); r != nil { // Ghostlight's own listeners (selfhosts.go)
+		return r
+	}
 	scheme, authority := urlAuthority(raw)
 	if (scheme != "http" && scheme != "https") || authority == "" {
 		host := ""
@@ -196,6 +199,9 @@ func (a *Authority) AdmitURL(raw string) *surface.Refusal {
 // refused by the ceiling. An IP address is also held to the address rules
 // (AdmitAddr), since no resolution will check it later.
 func (a *Authority) AdmitHost(hostport string) *surface.Refusal {
+	if r := ceilingHost(hostport); r != nil { // Ghostlight's own listeners (selfhosts.go)
+		return r
+	}
 	h, port, err := splitHostPort(hostport)
 	var c chost
 	if err == nil {

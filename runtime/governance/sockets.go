@@ -26,17 +26,7 @@ type SocketRule struct {
 // written in every spelling Chromium may hand it (measured, Chromium 156).
 func SocketRules(layers []Layer) []SocketRule {
 	var rules []SocketRule
-	add := func(p hostPat, allow bool) {
-		for _, scheme := range []string{"ws", "wss"} {
-			for _, host := range urlPatternHosts(p) {
-				port := "*"
-				if p.port != "" {
-					port = p.port
-				}
-				rules = append(rules, SocketRule{Pattern: scheme + "://" + host + ":" + port + "/*", Allow: allow})
-			}
-		}
-	}
+	add := func(p hostPat, allow bool) { rules = appendSocketRules(rules, p, allow) }
 	var allowed []hostPat
 	restricted := false
 	for _, l := range layers {
@@ -72,6 +62,21 @@ func SocketRules(layers []Layer) []SocketRule {
 		add(a, true)
 	}
 	add(everyHost, false)
+	return rules
+}
+
+// appendSocketRules appends the ws and wss rules for a pattern, in every
+// spelling urlPatternHosts gives it.
+func appendSocketRules(rules []SocketRule, p hostPat, allow bool) []SocketRule {
+	port := "*"
+	if p.port != "" {
+		port = p.port
+	}
+	for _, scheme := range []string{"ws", "wss"} {
+		for _, host := range urlPatternHosts(p) {
+			rules = append(rules, SocketRule{Pattern: scheme + "://" + host + ":" + port + "/*", Allow: allow})
+		}
+	}
 	return rules
 }
 

@@ -77,6 +77,7 @@ type Server struct {
 	wb      *workbench.Workbench
 	// The catalogs served (Config.Surface).
 	ghostlight, operator bool
+	self                 *selfHosts // listeners under the self-host ceiling (selfhosts.go)
 }
 
 // New builds a server; nothing starts the browser until a call needs it.
@@ -116,10 +117,13 @@ func New(cfg Config) (*Server, error) {
 	if policy == nil {
 		policy = func() *governance.Authority { return auth }
 	}
+	self := &selfHosts{}
+	self.watchEndpoint(&cfg.Browser)
 	b := browser.New(cfg.Browser)
 	h, err := tools.New(tools.Options{Browser: b, Logger: cfg.Logger, WithheldNames: cfg.WithheldNames})
 	if err != nil {
 		b.Close()
+		self.close()
 		return nil, err
 	}
 	// The operator verbs run on the same pipeline: their handler calls the
@@ -129,12 +133,13 @@ func New(cfg Config) (*Server, error) {
 		more = append(more, operatorverbs.Surface())
 	}
 	p := pipeline.New(pipeline.Options{Handler: h, Authority: policy, Audit: cfg.Audit, Journal: cfg.Journal, Logger: cfg.Logger, Surfaces: more})
-	s := &Server{browser: b, handler: h, pipeline: p, log: cfg.Logger, policy: policy, journal: cfg.Journal, ghostlight: ghostlight, operator: verbs}
+	s := &Server{browser: b, handler: h, pipeline: p, log: cfg.Logger, policy: policy, journal: cfg.Journal, ghostlight: ghostlight, operator: verbs, self: self}
 	e, err := mcpedge.New(dispatcher{s}, mcpedge.Options{Name: "ghostlight", Version: cfg.Version, Logger: cfg.Logger, Limits: EdgeLimits(),
 		Advertise: advertise(policy), RootsWait: surface.RootsRequestMsMax * time.Millisecond})
 	if err != nil {
 		h.Close()
 		b.Close()
+		self.close()
 		return nil, err
 	}
 	s.edge = e
@@ -183,7 +188,9 @@ func (s *Server) Close(ctx context.Context) error {
 		s.wb.Close()
 	}
 	_ = s.handler.Close()
-	return s.browser.Close()
+	err := s.browser.Close()
+	s.self.close()
+	return err
 }
 
 // dispatcher adapts the pipeline to the edge.

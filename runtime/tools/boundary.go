@@ -35,7 +35,17 @@ func boundaryOf(a *governance.Authority) browser.Boundary {
 			return true, ""
 		},
 		All: a.HostRequests() == hostsAll,
+		// The self-host ceiling holds in every mode (governance/selfhosts.go).
+		Ceiling: func(host string, _ browser.RequestKind) (bool, string) {
+			if r := governance.SelfHostRefusal(host); r != nil {
+				return false, r.Layer
+			}
+			return true, ""
+		},
+		CeilingPorts: governance.SelfPorts(),
 	}
+	// The ceiling's listeners' sockets are refused in every mode.
+	b.CeilingSockets = executorSocketRules(governance.SelfSocketRules())
 	if b.All {
 		b.Sockets = socketRules(a.Layers())
 	}
@@ -200,8 +210,12 @@ func layerWords(layer string) string {
 // socketRules is governance's WebSocket rules (governance.SocketRules: the
 // one host matcher) in the executor's type.
 func socketRules(layers []governance.Layer) []browser.SocketRule {
+	return executorSocketRules(governance.SocketRules(layers))
+}
+
+func executorSocketRules(rules []governance.SocketRule) []browser.SocketRule {
 	var out []browser.SocketRule
-	for _, r := range governance.SocketRules(layers) {
+	for _, r := range rules {
 		out = append(out, browser.SocketRule{Pattern: r.Pattern, Allow: r.Allow})
 	}
 	return out

@@ -75,7 +75,10 @@ func run(reps, taskReps int, out string) error {
 	// floor drives an incognito context of the same browser.
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv, err := server.New(server.Config{Logger: log, Version: "bench",
-		Browser: browser.Config{Headless: true, Path: os.Getenv("GHOSTLIGHT_BROWSER")}})
+		// The benchmark drives the same browser beside Ghostlight, through a
+		// DevTools port the server itself never opens.
+		Browser: browser.Config{Headless: true, Path: os.Getenv("GHOSTLIGHT_BROWSER"),
+			ExposeDevToolsPort: true}})
 	if err != nil {
 		return err
 	}

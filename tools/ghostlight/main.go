@@ -25,6 +25,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/audit"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/registry"
+	"github.com/ghostlight-dev/ghostlight/runtime/governance"
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
 	"github.com/ghostlight-dev/ghostlight/runtime/server"
 )
@@ -208,6 +209,7 @@ func serve(args []string) error {
 		opts = append(opts, mcpedge.AllowNonLoopback())
 	}
 	opts = append(opts, mcpedge.OnListen(func(a net.Addr) {
+		srv.Listening(governance.SelfMCP, a.String()) // no page reaches it (governance/selfhosts.go)
 		log.Info("ghostlight serving MCP over HTTP", "url", "http://"+a.String()+mcpedge.MCPPath, "version", currentBuild().Version)
 		wb.mounted(a)
 	}))

@@ -11,6 +11,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/ghostlight-dev/ghostlight/runtime/governance"
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
 	"github.com/ghostlight-dev/ghostlight/runtime/server"
 	"github.com/ghostlight-dev/ghostlight/runtime/workbench"
@@ -48,6 +49,7 @@ func startWorkbench(ctx context.Context, srv *server.Server, f serveFlags, log *
 	failed := make(chan error, 1)
 	go func() {
 		err := mcpedge.ListenAndServe(ctx, f.workbench, wb, mcpedge.OnListen(func(a net.Addr) {
+			srv.Listening(governance.SelfWorkbench, a.String()) // no page reaches it (governance/selfhosts.go)
 			s.announce(a)
 			close(listening)
 		}))
