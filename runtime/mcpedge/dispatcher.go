@@ -3,6 +3,7 @@ package mcpedge
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 // Tool is one MCP tool definition: the exact JSON bytes the generator wrote
@@ -32,6 +33,12 @@ type Call struct {
 	// elicitation) and whether they accepted, waiting until ctx ends; nil
 	// when the client did not declare it (elicit.go).
 	Elicit func(ctx context.Context, id, url, message string) (accepted bool, complete func(), ok bool)
+	// Stateless: the call has no protocol session (MCP 2026-07-28 over
+	// HTTP) and runs in its principal's workspace (stateless.go).
+	Stateless bool
+	// ReleasedIdle, for a stateless call, is the idle bound after which its
+	// principal's previous workspace was released (0: none was).
+	ReleasedIdle time.Duration
 }
 
 // Reply is the pipeline's answer to a Call.

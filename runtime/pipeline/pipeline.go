@@ -156,6 +156,8 @@ type Invocation struct {
 	// own restrictions applied. Children share it.
 	Authority *governance.Authority
 	p         *Pipeline
+	// transport: the call is stateless (stateless.go).
+	transport language.Stateless
 
 	notes []string
 	carry []func(*surface.Refusal) // carry.go
@@ -218,7 +220,7 @@ func (p *Pipeline) Call(ctx context.Context, session, tool string, raw []byte, p
 	if progress == nil {
 		progress = func(float64, float64, string) {}
 	}
-	inv := &Invocation{ID: p.newID(), Session: session, Tool: tool, Authority: p.authority(), p: p}
+	inv := &Invocation{ID: p.newID(), Session: session, Tool: tool, Authority: p.authority(), p: p, transport: statelessOf(ctx)}
 	p.followAudit(inv.Authority) // a reloaded audit.* applies from this call (audit.go)
 	start := time.Now()
 	inv.beat = newHeartbeat(progress, tool, start)
@@ -348,7 +350,7 @@ func (p *Pipeline) finish(inv *Invocation, start time.Time, args surface.Args, f
 	}
 	text := language.Text{Summary: out.Summary, NextSteps: out.NextSteps}
 	if out.Refusal != nil && text.Summary == "" {
-		text = language.Refusal(inv.Tool, out.Refusal)
+		text = language.RefusalOver(inv.Tool, out.Refusal, inv.stateless())
 	}
 	if len(inv.notes) > 0 {
 		text.Summary = strings.Join(inv.notes, " ") + " " + text.Summary
