@@ -100,6 +100,8 @@ func TestInspectorCLI(t *testing.T) {
 	site := newSite(t)
 	srv := startHTTP(t)
 	flow := `steps=[{"id":"open","tool":"browser_navigate","arguments":{"url":"` + site.URL + `/"}},{"id":"look","tool":"browser_inspect"}]`
+	// The first navigation launches Chromium: on a loaded machine 8 s (the default) was not enough.
+	flowTimeout := `timeout_ms=30000`
 	for _, transport := range []string{stdio, httpMode} {
 		t.Run(transport, func(t *testing.T) {
 			target := []string{"--cli", binary, "serve"}
@@ -114,7 +116,7 @@ func TestInspectorCLI(t *testing.T) {
 			if err := json.Unmarshal(out, &list); err != nil || len(list.Tools) < 20 {
 				t.Fatalf("tools/list: %v\n%s", err, tail(string(out)))
 			}
-			out = runNode(t, tmp, "mcp-inspector", append(target, "--method", "tools/call", "--tool-name", "browser_flow", "--tool-arg", flow)...)
+			out = runNode(t, tmp, "mcp-inspector", append(target, "--method", "tools/call", "--tool-name", "browser_flow", "--tool-arg", flow, flowTimeout)...)
 			var res struct {
 				IsError           bool `json:"isError"`
 				StructuredContent struct {
