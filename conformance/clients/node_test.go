@@ -72,9 +72,9 @@ func TestNodeClients(t *testing.T) {
 				out := runNode(t, shortTempDir(t), "node", append(args, site.URL+"/")...)
 				var got struct {
 					Version, Navigate, Inspect, Tab, Click string
-					InspectSummary, ClickSummary       string
-					Tools, Instructions                int
-					Items                              []string
+					InspectSummary, ClickSummary           string
+					Tools, Instructions                    int
+					Items                                  []string
 				}
 				if err := json.Unmarshal(lastLine(out), &got); err != nil {
 					t.Fatalf("client output %q: %v", out, err)
