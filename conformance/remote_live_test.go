@@ -179,7 +179,7 @@ func TestLiveRemoteBrowser(t *testing.T) {
 		}
 		init := mcp.InitializeRequest{}
 		// 2025-11-25: a protocol session per client, so each is one workspace
-		// (2026-07-28 requests reach a workspace through its handles).
+		// (2026-07-28 requests of one token would share its one workspace).
 		init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
 		init.Params.ClientInfo = mcp.Implementation{Name: "conformance", Version: "1"}
 		for try := 0; ; try++ {

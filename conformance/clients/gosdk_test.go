@@ -10,7 +10,9 @@ import (
 
 // TestGoSDK drives the binary with the official Go SDK over both transports
 // in both protocol eras: list the tools, navigate to a local page, inspect it
-// by the tab handle the navigation returned, click what inspect found.
+// without naming the tab, click what inspect found naming only the target
+// (over HTTP at 2026-07-28 every request stands alone: the bearer token's
+// only tab is the one meant), then read it by the tab handle.
 func TestGoSDK(t *testing.T) {
 	site := newSite(t)
 	httpSrv := startHTTP(t)
@@ -27,17 +29,20 @@ func TestGoSDK(t *testing.T) {
 				if len(list.Tools) < 20 {
 					t.Fatalf("tools/list: %d tools", len(list.Tools))
 				}
-				nav, _ := call(t, cs, "browser_navigate", map[string]any{"url": site.URL + "/"})
+				nav, _ := call(t, cs, "browser_navigate", map[string]any{"url": site.URL + "/", "timeout_ms": 30000})
 				tab := nav.fact("tab")
 				if nav.Status != "succeeded" || !strings.HasPrefix(tab, "tab_") {
 					t.Fatalf("navigate: %+v", nav)
 				}
-				ins, _ := call(t, cs, "browser_inspect", map[string]any{"tab": tab})
+				if cs.InitializeResult().Instructions == "" {
+					t.Error("no server instructions")
+				}
+				ins, _ := call(t, cs, "browser_inspect", map[string]any{})
 				if ins.Status != "succeeded" || !strings.Contains(string(ins.Facts), "Press me") {
 					t.Fatalf("inspect: %+v %s", ins, ins.Facts)
 				}
 				button := targetNamed(t, ins, "Press me")
-				click, _ := call(t, cs, "browser_click", map[string]any{"tab": tab, "target": button})
+				click, _ := call(t, cs, "browser_click", map[string]any{"target": button})
 				if click.Status != "succeeded" {
 					t.Fatalf("click: %+v", click)
 				}
@@ -71,11 +76,12 @@ func targetNamed(t *testing.T, env envelope, name string) string {
 	return ""
 }
 
-// TestStatelessIsolation: two 2026-07-28 clients on one HTTP server, and a
-// 2025-11-25 client beside them. Each reaches only the tabs whose handles it
-// was given: a call without a handle gets a fresh workspace (so it sees no
-// tab of anyone's), and a stateless call naming a session client's tab
-// handle does not reach it.
+// TestStatelessIsolation: 2026-07-28 clients over HTTP run in the workspace
+// of their bearer token, beside a 2025-11-25 client. Two clients of one
+// token share its tabs (one agent per token), so once the second opens a tab
+// of its own, a call without tab is refused ambiguous_tab, pointing to
+// browser_tabs, never given one of them. A session client's tabs are not the
+// token's, and a stateless call naming one does not reach it.
 func TestStatelessIsolation(t *testing.T) {
 	site := newSite(t)
 	srv := startHTTP(t)
@@ -83,22 +89,18 @@ func TestStatelessIsolation(t *testing.T) {
 	b, _ := connect(t, httpMode, modern, srv, nil)
 	c, _ := connect(t, httpMode, legacy, srv, nil)
 
-	navA, _ := call(t, a, "browser_navigate", map[string]any{"url": site.URL + "/"})
-	navC, _ := call(t, c, "browser_navigate", map[string]any{"url": site.URL + "/"})
+	navA, _ := call(t, a, "browser_navigate", map[string]any{"url": site.URL + "/", "timeout_ms": 30000})
+	navC, _ := call(t, c, "browser_navigate", map[string]any{"url": site.URL + "/", "timeout_ms": 30000})
 	tabA, tabC := navA.fact("tab"), navC.fact("tab")
 	if tabA == "" || tabC == "" {
 		t.Fatalf("navigations: %+v %+v", navA, navC)
 	}
-	// B lists tabs: a fresh workspace, none of A's or C's.
+	// B shares the token: it sees A's tab, not C's.
 	list, _ := call(t, b, "browser_tabs", map[string]any{"action": "list"})
-	if strings.Contains(string(list.Facts), tabA) || strings.Contains(string(list.Facts), tabC) {
-		t.Fatalf("stateless client B sees others' tabs: %s", list.Facts)
+	if !strings.Contains(string(list.Facts), tabA) || strings.Contains(string(list.Facts), tabC) {
+		t.Fatalf("the token's tabs as B lists them: %s", list.Facts)
 	}
-	// B inspects without a tab: nothing to act on, not A's tab.
-	if ins, _ := call(t, b, "browser_inspect", map[string]any{}); ins.Status == "succeeded" {
-		t.Fatalf("inspect without a tab reached a tab: %+v", ins)
-	}
-	// B names C's (session-bearing) tab: never routed to C's workspace.
+	// B names C's (session-bearing) tab: never reached.
 	if ins, _ := call(t, b, "browser_inspect", map[string]any{"tab": tabC}); ins.Status == "succeeded" {
 		t.Fatalf("stateless client reached a session client's tab: %+v", ins)
 	}
@@ -106,14 +108,33 @@ func TestStatelessIsolation(t *testing.T) {
 	if ins, _ := call(t, c, "browser_inspect", map[string]any{"tab": tabA}); ins.Status == "succeeded" {
 		t.Fatalf("session client reached a stateless client's tab: %+v", ins)
 	}
-	// A keeps its tab across requests by its handle alone.
-	if ins, _ := call(t, a, "browser_inspect", map[string]any{"tab": tabA}); ins.Status != "succeeded" {
-		t.Fatalf("stateless client lost its own tab: %+v", ins)
+	// B opens a tab of its own: the token now holds two, and a call without
+	// tab is ambiguous for both agents.
+	navB, _ := call(t, b, "browser_navigate", map[string]any{"url": site.URL + "/", "new_tab": true, "timeout_ms": 30000})
+	tabB := navB.fact("tab")
+	if tabB == "" || tabB == tabA {
+		t.Fatalf("B's new tab: %+v", navB)
 	}
-	// A handle of a closed tab routes nowhere: A closes it, then a call by
-	// it is refused rather than recreated in someone else's workspace.
-	if cl, _ := call(t, a, "browser_tabs", map[string]any{"action": "close", "tab": tabA}); cl.Status != "succeeded" {
-		t.Fatalf("close: %+v", cl)
+	ins, _ := call(t, a, "browser_inspect", map[string]any{})
+	if ins.Status == "succeeded" || ins.fact("reason") != "ambiguous_tab" || !strings.Contains(ins.Summary+string(ins.Facts), "tab") {
+		t.Fatalf("a call without tab among two tabs: %+v %s", ins, ins.Facts)
+	}
+	// Each keeps its tab by its handle.
+	for _, tab := range []string{tabA, tabB} {
+		if ins, _ := call(t, a, "browser_inspect", map[string]any{"tab": tab}); ins.Status != "succeeded" {
+			t.Fatalf("inspect %s: %+v", tab, ins)
+		}
+	}
+	// Both tabs closed: the token holds nothing, and a call without tab is
+	// told to pass the handle from its navigate result, not to open a tab.
+	for _, tab := range []string{tabA, tabB} {
+		if cl, _ := call(t, b, "browser_tabs", map[string]any{"action": "close", "tab": tab}); cl.Status != "succeeded" {
+			t.Fatalf("close %s: %+v", tab, cl)
+		}
+	}
+	none, res := call(t, a, "browser_inspect", map[string]any{})
+	if none.fact("reason") != "no_tab" || !strings.Contains(textOf(res), "browser_navigate result") {
+		t.Fatalf("a call without tab when the token holds none: %+v %q", none, textOf(res))
 	}
 	if rd, _ := call(t, a, "browser_read", map[string]any{"tab": tabA}); rd.Status == "succeeded" {
 		t.Fatalf("a closed stateless tab's handle still reached a page: %+v", rd)

@@ -264,3 +264,14 @@ func (l *logTail) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// textOf is a result's text blocks, joined.
+func textOf(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}

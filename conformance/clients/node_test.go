@@ -49,15 +49,18 @@ func tail(s string) string {
 	return s
 }
 
-// TestNodeClients: the Vercel AI SDK (@ai-sdk/mcp 2.x, which opens with
-// server/discover and MCP 2026-07-28) and the TypeScript SDK (initialize,
-// 2025-11-25) over stdio and streamable HTTP: list, navigate, inspect by
-// the returned tab.
+// TestNodeClients: the Vercel AI SDK (@ai-sdk/mcp 2.x with its defaults,
+// which opens with server/discover and MCP 2026-07-28), the TypeScript SDK
+// 1.x (initialize, 2025-11-25) and the TypeScript SDK 2.x client pinned to
+// 2026-07-28, over stdio and streamable HTTP: list, navigate, inspect without
+// naming the tab, click naming only the target. Over HTTP at 2026-07-28 each
+// request stands alone: the tab is found as the bearer token's only tab.
+// Every client receives the server instructions.
 func TestNodeClients(t *testing.T) {
 	site := newSite(t)
 	srv := startHTTP(t)
-	want := map[string]string{"ai-sdk": modern, "ts-sdk": legacy}
-	for _, client := range []string{"ai-sdk", "ts-sdk"} {
+	want := map[string]string{"ai-sdk": modern, "ts-sdk": legacy, "ts-sdk-2026": modern}
+	for _, client := range []string{"ai-sdk", "ts-sdk", "ts-sdk-2026"} {
 		for _, transport := range []string{stdio, httpMode} {
 			t.Run(client+"/"+transport, func(t *testing.T) {
 				args := []string{"clients.mjs", client, transport}
@@ -68,17 +71,23 @@ func TestNodeClients(t *testing.T) {
 				}
 				out := runNode(t, shortTempDir(t), "node", append(args, site.URL+"/")...)
 				var got struct {
-					Version, Navigate, Inspect, Tab string
-					Tools                           int
-					Items                           []string
+					Version, Navigate, Inspect, Tab, Click string
+					InspectSummary, ClickSummary           string
+					Tools, Instructions                    int
+					Items                                  []string
 				}
 				if err := json.Unmarshal(lastLine(out), &got); err != nil {
 					t.Fatalf("client output %q: %v", out, err)
 				}
 				if got.Version != want[client] || got.Tools < 20 || got.Navigate != "succeeded" || got.Inspect != "succeeded" ||
-					!strings.HasPrefix(got.Tab, "tab_") || !contains(got.Items, "Press me") {
+					!strings.HasPrefix(got.Tab, "tab_") || !contains(got.Items, "Press me") || got.Click != "succeeded" {
 					t.Fatalf("%s over %s: %+v (want protocol %s)", client, transport, got, want[client])
 				}
+				if got.Instructions == 0 {
+					t.Errorf("%s over %s: no server instructions", client, transport)
+				}
+				t.Logf("%s over %s (%s): navigate, inspect without tab, click by target: %s / %s / %s; instructions %d B",
+					client, transport, got.Version, got.Navigate, got.Inspect, got.Click, got.Instructions)
 			})
 		}
 	}
@@ -91,6 +100,8 @@ func TestInspectorCLI(t *testing.T) {
 	site := newSite(t)
 	srv := startHTTP(t)
 	flow := `steps=[{"id":"open","tool":"browser_navigate","arguments":{"url":"` + site.URL + `/"}},{"id":"look","tool":"browser_inspect"}]`
+	// The first navigation launches Chromium: on a loaded machine 8 s (the default) was not enough.
+	flowTimeout := `timeout_ms=30000`
 	for _, transport := range []string{stdio, httpMode} {
 		t.Run(transport, func(t *testing.T) {
 			target := []string{"--cli", binary, "serve"}
@@ -105,7 +116,7 @@ func TestInspectorCLI(t *testing.T) {
 			if err := json.Unmarshal(out, &list); err != nil || len(list.Tools) < 20 {
 				t.Fatalf("tools/list: %v\n%s", err, tail(string(out)))
 			}
-			out = runNode(t, tmp, "mcp-inspector", append(target, "--method", "tools/call", "--tool-name", "browser_flow", "--tool-arg", flow)...)
+			out = runNode(t, tmp, "mcp-inspector", append(target, "--method", "tools/call", "--tool-name", "browser_flow", "--tool-arg", flow, flowTimeout)...)
 			var res struct {
 				IsError           bool `json:"isError"`
 				StructuredContent struct {

@@ -667,11 +667,6 @@ const (
 	RootsRequestMsMax = 2000
 )
 
-// RouteStrings: String values of one stateless call's arguments searched for a tab handle it names. (items)
-const (
-	RouteStringsMax = 256
-)
-
 // RunnerKeepMs: Longest Ghostlight waits, after an execute has answered, for the browser to hand over the script runner it keeps for that document. (ms)
 const (
 	RunnerKeepMsMax = 1000
@@ -718,6 +713,11 @@ const (
 // ServerCloseMs: Longest the server's shutdown (closing tabs and the browser, flushing the audit) may take after a signal or end of input. (ms)
 const (
 	ServerCloseMsMax = 10000
+)
+
+// ServerInstructionsBytes: Bytes of the server instructions sent in initialize and server/discover. (bytes)
+const (
+	ServerInstructionsBytesMax = 1200
 )
 
 // SessionCalls: Tool calls one session may have in flight; past it a call is refused busy. (count)
@@ -790,6 +790,16 @@ const (
 // SpareWindows: Blank windows a session of a headless browser Ghostlight launched keeps ready for its next new tab, once it has opened a second tab. (count)
 const (
 	SpareWindowsMax = 1
+)
+
+// StatelessIdleMs: Idle time after which a stateless principal's workspace is released with its browser context and tabs. (ms)
+const (
+	StatelessIdleMsMax = 900000
+)
+
+// StatelessPrincipals: Principals whose workspace release a stateless edge remembers, to word a later call on a released handle. (count)
+const (
+	StatelessPrincipalsMax = 1024
 )
 
 // StdioBufferBytes: Read buffer of the stdio transport (a longer message streams through it, up to its own bound). (bytes)

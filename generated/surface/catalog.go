@@ -18,7 +18,7 @@ type Handler interface {
 	BrowserDrag(ctx context.Context, args *BrowserDragArgs) (*BrowserDragFacts, Outcome)
 	// BrowserExecute runs browser_execute: Run bounded JavaScript in the page; returns JSON. Prefer semantic tools.
 	BrowserExecute(ctx context.Context, args *BrowserExecuteArgs) (*BrowserExecuteFacts, Outcome)
-	// BrowserFillForm runs browser_fill_form: Set 1-30 fields at once; submits only via submit_target.
+	// BrowserFillForm runs browser_fill_form: Fill 1-30 form fields; submits only via submit_target.
 	BrowserFillForm(ctx context.Context, args *BrowserFillFormArgs) (*BrowserFillFormFacts, Outcome)
 	// BrowserFind runs browser_find: Find targets by visible or accessible text, best first.
 	BrowserFind(ctx context.Context, args *BrowserFindArgs) (*BrowserFindFacts, Outcome)

@@ -23,12 +23,17 @@ func (e *Edge) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	}
 	c.TraceParent = traceParent(req.Params.Meta) // traceparent.go
 	if statelessCall(ctx) {
-		// No session: the workspace its handles route to, or a fresh one.
+		// No session: the workspace of its principal (stateless.go).
 		// 2026-07-28 has no server-to-client requests (roots/list,
 		// elicitation), so neither is asked.
 		var leave func()
-		c.Session, leave = e.stateless.enter(c.Arguments)
+		var released bool
+		c.Session, released, leave = e.stateless.enter(principalOf(ctx))
 		defer leave()
+		c.Stateless = true
+		if released {
+			c.ReleasedIdle = e.limits.StatelessIdle
+		}
 	} else {
 		c.Roots, c.Elicit = e.rootsOf(c.Session), e.elicitOf(ctx)
 	}

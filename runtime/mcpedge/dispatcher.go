@@ -3,6 +3,7 @@ package mcpedge
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 // Tool is one MCP tool definition: the exact JSON bytes the generator wrote
@@ -35,6 +36,12 @@ type Call struct {
 	// TraceParent is the W3C traceparent from the request's _meta ("" when
 	// absent or invalid), recorded in the call's audit line.
 	TraceParent string
+	// Stateless: the call has no protocol session (MCP 2026-07-28 over
+	// HTTP) and runs in its principal's workspace (stateless.go).
+	Stateless bool
+	// ReleasedIdle, for a stateless call, is the idle bound after which its
+	// principal's previous workspace was released (0: none was).
+	ReleasedIdle time.Duration
 }
 
 // Reply is the pipeline's answer to a Call.

@@ -29,6 +29,9 @@ type Options struct {
 	// RootsWait bounds the wait for a client's answer to roots/list when a
 	// call asks for its roots (Call.Roots); 0 never asks (roots.go).
 	RootsWait time.Duration
+	// Instructions are the server instructions sent in initialize and in
+	// server/discover ("" sends none).
+	Instructions string
 }
 
 // Edge is the MCP server in front of one Dispatcher.
@@ -110,6 +113,9 @@ func New(d Dispatcher, opts Options) (*Edge, error) {
 		server.WithHooks(hooks),
 		server.WithRecovery(),
 		server.WithLogger(log),
+	}
+	if opts.Instructions != "" {
+		sopts = append(sopts, server.WithInstructions(opts.Instructions))
 	}
 	if e.adv != nil {
 		sopts = append(sopts, server.WithToolFilter(e.filter))

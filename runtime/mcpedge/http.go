@@ -181,6 +181,9 @@ func (g *httpEdge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	hw := &httpWriter{ResponseWriter: w, rw: g.rw, echo: g.echo}
 	ctx := context.WithValue(r.Context(), withholdKey{}, withholder(hw))
+	if method == string(mcp.MethodToolsCall) { // whose workspace a stateless call runs in (stateless.go)
+		ctx = context.WithValue(ctx, principalKey{}, httpPrincipalValue{digest: httpPrincipal(r, g.bearer(r)), token: g.hasToken})
+	}
 	if method == string(mcp.MethodToolsCall) {
 		ctx = context.WithValue(ctx, callingKey{}, true) // the tool filter passes it (advertise.go)
 	}
@@ -237,6 +240,14 @@ func (g *httpEdge) authorized(auth string) bool {
 	// Comparing digests keeps the comparison constant-time in the length too.
 	got := sha256.Sum256([]byte(auth[len(scheme):]))
 	return subtle.ConstantTimeCompare(got[:], g.token[:]) == 1
+}
+
+// bearer is the token an authorized request presented ("" without one).
+func (g *httpEdge) bearer(r *http.Request) string {
+	if !g.hasToken {
+		return ""
+	}
+	return r.Header.Get("Authorization")[len("Bearer "):]
 }
 
 func normalizeOrigin(o string) string {

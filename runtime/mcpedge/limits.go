@@ -24,6 +24,12 @@ type Limits struct {
 	EchoChars int
 	// LogValueChars bounds the message and every value the edge logs.
 	LogValueChars int
+	// StatelessIdle releases a stateless principal's workspace (its tabs and
+	// browser context) idle that long (stateless.go).
+	StatelessIdle time.Duration
+	// StatelessPrincipals bounds the principals remembered without a
+	// workspace, so a call on a released handle is told it was released.
+	StatelessPrincipals int
 }
 
 func (l Limits) check() error {
@@ -36,6 +42,8 @@ func (l Limits) check() error {
 		{"SessionIdle", int64(l.SessionIdle)},
 		{"EchoChars", int64(l.EchoChars)},
 		{"LogValueChars", int64(l.LogValueChars)},
+		{"StatelessIdle", int64(l.StatelessIdle)},
+		{"StatelessPrincipals", int64(l.StatelessPrincipals)},
 	} {
 		if f.v <= 0 {
 			return &Error{Kind: KindInvalidOptions, Detail: fmt.Sprintf("Limits.%s must be positive", f.name)}

@@ -1,46 +1,51 @@
 package mcpedge
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base32"
-	"encoding/json"
+	"encoding/hex"
+	"net"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // Stateless calls. MCP 2026-07-28 has no protocol session over HTTP: every
 // request stands alone, without Mcp-Session-Id (mcp-go serves each on an
-// ephemeral session whose id is ""). State lives in server-minted handles
-// passed as ordinary arguments, so a stateless call's workspace is found
-// through the handles it names:
+// ephemeral session whose id is ""). So a stateless call runs in the
+// workspace of its principal, whoever the request authenticated as:
 //
-//   - a call naming handles that the Dispatcher (Owners) says belong to one
-//     workspace this edge minted for stateless calls runs in that workspace;
-//   - any other call (no handle, unknown handles, handles of two
-//     workspaces, handles of a session-bearing client's workspace) runs in a
-//     fresh workspace with an unguessable id, so a client reaches only the
-//     tabs whose handles it was given;
-//   - a workspace is released when its last call returns and it controls no
-//     tab, or after Limits.SessionIdle without a call, or at Edge.Close.
+//   - with a bearer token, the token (a SHA-256 digest of it: the token
+//     itself is kept in no map and no log);
+//   - under --insecure-no-token, the client identity the request carries:
+//     its remote IP address (not the port: a client may open a new
+//     connection for every request), its User-Agent header and the
+//     clientInfo name and version of its _meta.
 //
-// Workspaces of session-bearing clients are never reached from here: the
-// edge routes only to workspaces it minted.
+// A principal has one workspace at a time, so "omit tab for the only tab"
+// holds for one agent per token, and every handle a call names (tab, target,
+// view, snapshot) is looked up in the workspace that issued it. Agents
+// sharing a token share its workspace: once it holds two tabs, a call that
+// omits tab is refused ambiguous_tab, never given one of them. Two principals
+// never reach each other's tabs: a handle of another principal's workspace
+// is unknown in this one.
+//
+// A principal's workspace is released, with its browser context, when its
+// last call returns and it controls no tab, after Limits.StatelessIdle
+// without a call, or at Edge.Close. A principal whose workspace was released
+// for idleness is remembered (at most Limits.StatelessPrincipals of them), so
+// a later call on one of its released handles is told so (Call.ReleasedIdle).
+// Workspaces of session-bearing clients are never reached from here.
 
-// Owners is what a Dispatcher offers so that stateless calls can reach the
-// workspace that issued their handles. A Dispatcher without it serves each
-// stateless call in a fresh workspace.
+// Owners is what a Dispatcher offers so that a stateless workspace holding
+// no tab is released at once. A Dispatcher without it has every stateless
+// workspace released when its last call returns.
 type Owners interface {
-	// Owner is the workspace that issued handle (a string value of a call's
-	// arguments), when it names a live tab there.
-	Owner(handle string) (workspace string, ok bool)
 	// Holds reports whether workspace still controls a tab.
 	Holds(workspace string) bool
 }
@@ -48,26 +53,34 @@ type Owners interface {
 // StatelessPrefix starts every workspace id minted for stateless calls.
 const StatelessPrefix = "stateless-"
 
-// maxRouteStrings bounds the string values of one call's arguments offered
-// to Owners.Owner (a handle sits near the top of any real call).
-const maxRouteStrings = surface.RouteStringsMax
-
 type statelessWorkspace struct {
-	calls int
-	idle  *time.Timer // armed while no call runs
+	principal string
+	calls     int
+	idle      *time.Timer // armed while no call runs
+}
+
+// principal is what the edge keeps of one principal.
+type principal struct {
+	workspace string // its workspace now ("" while none is kept)
+	released  bool   // its last workspace was released for idleness
+	seen      uint64 // when it last called (s.seq), to forget the oldest first
 }
 
 type stateless struct {
 	e    *Edge
 	idle time.Duration
+	keep int // principals remembered without a workspace
 
-	mu     sync.Mutex
-	spaces map[string]*statelessWorkspace
-	closed bool
+	mu         sync.Mutex
+	spaces     map[string]*statelessWorkspace
+	principals map[string]*principal
+	seq        uint64
+	closed     bool
 }
 
 func newStateless(e *Edge) *stateless {
-	return &stateless{e: e, idle: e.limits.SessionIdle, spaces: map[string]*statelessWorkspace{}}
+	return &stateless{e: e, idle: e.limits.StatelessIdle, keep: e.limits.StatelessPrincipals,
+		spaces: map[string]*statelessWorkspace{}, principals: map[string]*principal{}}
 }
 
 var workspaceEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
@@ -79,21 +92,37 @@ func mint() string {
 	return StatelessPrefix + workspaceEncoding.EncodeToString(raw[:])
 }
 
-// enter picks the workspace of one stateless call and holds it until the
-// returned leave runs.
-func (s *stateless) enter(args json.RawMessage) (workspace string, leave func()) {
-	owners, _ := s.e.d.(Owners)
+// enter picks the workspace of one stateless call of principal who and
+// holds it until the returned leave runs. released says who's previous
+// workspace was released for idleness. A call with no principal (who == "")
+// runs in a fresh workspace of its own.
+func (s *stateless) enter(who string) (workspace string, released bool, leave func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if owners != nil {
-		workspace = s.route(owners, args)
+	var p *principal
+	if who != "" {
+		s.seq++
+		p = s.principals[who]
+		if p == nil {
+			p = &principal{seen: s.seq}
+			s.principals[who] = p
+			s.forget(who)
+		}
+		p.seen = s.seq
+		released = p.released
 	}
-	w := s.spaces[workspace]
+	var w *statelessWorkspace
+	if p != nil && p.workspace != "" {
+		workspace, w = p.workspace, s.spaces[p.workspace]
+	}
 	if w == nil {
 		workspace = mint()
-		w = &statelessWorkspace{}
+		w = &statelessWorkspace{principal: who}
 		if !s.closed {
 			s.spaces[workspace] = w
+			if p != nil {
+				p.workspace = workspace
+			}
 		}
 	}
 	w.calls++
@@ -101,34 +130,34 @@ func (s *stateless) enter(args json.RawMessage) (workspace string, leave func())
 		w.idle.Stop()
 		w.idle = nil
 	}
-	return workspace, func() { s.leave(workspace, w) }
+	return workspace, released, func() { s.leave(workspace, w) }
 }
 
-// route is the one minted workspace every routable handle of args belongs
-// to, or "" (caller holds mu).
-func (s *stateless) route(owners Owners, args json.RawMessage) string {
-	found := ""
-	n := 0
-	ok := true
-	walkStrings(args, func(v string) bool {
-		if n++; n > maxRouteStrings {
-			return false
+// forget drops the longest-silent principals, other than the one entering,
+// that keep no workspace while more than s.keep are remembered (caller
+// holds mu).
+func (s *stateless) forget(entering string) {
+	for len(s.principals) > s.keep {
+		oldest, at := "", uint64(0)
+		for who, p := range s.principals {
+			if who != entering && p.workspace == "" && (oldest == "" || p.seen < at) {
+				oldest, at = who, p.seen
+			}
 		}
-		ws, owned := owners.Owner(v)
-		if !owned || s.spaces[ws] == nil {
-			return true // not a handle of a stateless workspace
+		if oldest == "" {
+			return // every one keeps a workspace
 		}
-		if found != "" && found != ws {
-			ok = false // handles of two workspaces: reach neither
-			return false
-		}
-		found = ws
-		return true
-	})
-	if !ok {
-		return ""
+		delete(s.principals, oldest)
 	}
-	return found
+}
+
+// drop forgets workspace as its principal's (caller holds mu).
+func (s *stateless) drop(workspace string, w *statelessWorkspace, idled bool) {
+	delete(s.spaces, workspace)
+	if p := s.principals[w.principal]; p != nil && p.workspace == workspace {
+		p.workspace = ""
+		p.released = idled
+	}
 }
 
 func (s *stateless) leave(workspace string, w *statelessWorkspace) {
@@ -138,7 +167,7 @@ func (s *stateless) leave(workspace string, w *statelessWorkspace) {
 	release := false
 	if w.calls == 0 && s.spaces[workspace] == w {
 		if owners == nil || !owners.Holds(workspace) || s.closed {
-			delete(s.spaces, workspace)
+			s.drop(workspace, w, false)
 			release = true
 		} else if s.idle > 0 {
 			w.idle = time.AfterFunc(s.idle, func() { s.expire(workspace, w) })
@@ -152,14 +181,14 @@ func (s *stateless) leave(workspace string, w *statelessWorkspace) {
 	}
 }
 
-// expire releases a workspace idle for Limits.SessionIdle.
+// expire releases a workspace idle for Limits.StatelessIdle.
 func (s *stateless) expire(workspace string, w *statelessWorkspace) {
 	s.mu.Lock()
 	if s.spaces[workspace] != w || w.calls > 0 {
 		s.mu.Unlock()
 		return
 	}
-	delete(s.spaces, workspace)
+	s.drop(workspace, w, true)
 	s.mu.Unlock()
 	s.e.calls.end(workspace, func() { s.e.d.SessionClosed(workspace) })
 }
@@ -176,7 +205,7 @@ func (s *stateless) close() {
 				w.idle.Stop()
 			}
 			idle = append(idle, id)
-			delete(s.spaces, id)
+			s.drop(id, w, false)
 		}
 	}
 	s.mu.Unlock()
@@ -190,22 +219,6 @@ func (s *stateless) count() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.spaces)
-}
-
-// walkStrings calls fn with every string of the JSON document raw (object
-// keys too: no key is a handle), in order, until fn returns false.
-func walkStrings(raw json.RawMessage, fn func(string) bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return
-		}
-		if v, ok := tok.(string); ok && !fn(v) {
-			return
-		}
-	}
 }
 
 // StatelessWorkspaces is how many workspaces of stateless calls this edge
@@ -224,4 +237,55 @@ func statelessCall(ctx context.Context) bool {
 func statelessCancel(r *http.Request, method string) bool {
 	return method == string(mcp.MethodNotificationCancelled) && r.Header.Get(server.HeaderKeySessionID) == "" &&
 		mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion))
+}
+
+// principalKey carries the HTTP part of a request's principal (httpEdge.ServeHTTP).
+type principalKey struct{}
+
+// httpPrincipal is the HTTP part of r's principal: the digest of the bearer
+// token it authenticated with, or, without one, of its remote IP address and
+// User-Agent. Only digests are kept.
+func httpPrincipal(r *http.Request, token string) string {
+	h := sha256.New()
+	if token != "" {
+		h.Write([]byte("token\x00"))
+		h.Write([]byte(token))
+	} else {
+		ip, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			ip = r.RemoteAddr
+		}
+		h.Write([]byte("client\x00"))
+		h.Write([]byte(ip))
+		h.Write([]byte{0})
+		h.Write([]byte(r.Header.Get("User-Agent")))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// principalOf is the principal of a stateless call: the HTTP part, and
+// without a token the clientInfo its _meta carries. "" when ctx came through
+// no HTTP edge.
+func principalOf(ctx context.Context) string {
+	p, _ := ctx.Value(principalKey{}).(httpPrincipalValue)
+	if p.digest == "" {
+		return ""
+	}
+	if p.token {
+		return p.digest
+	}
+	h := sha256.New()
+	h.Write([]byte(p.digest))
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientInfo != nil {
+		h.Write([]byte{0})
+		h.Write([]byte(info.ClientInfo.Name))
+		h.Write([]byte{0})
+		h.Write([]byte(info.ClientInfo.Version))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+type httpPrincipalValue struct {
+	digest string
+	token  bool // digest is the token's
 }

@@ -163,6 +163,8 @@ type Invocation struct {
 	// TraceParent is the caller's W3C traceparent; steps share it.
 	TraceParent string
 	p           *Pipeline
+	// transport: the call is stateless (stateless.go).
+	transport language.Stateless
 
 	notes []string
 	carry []func(*surface.Refusal) // carry.go
@@ -225,7 +227,7 @@ func (p *Pipeline) Call(ctx context.Context, session, tool string, raw []byte, p
 	if progress == nil {
 		progress = func(float64, float64, string) {}
 	}
-	inv := &Invocation{ID: p.newID(), Session: session, Tool: tool, Authority: p.authority(), TraceParent: traceParentFrom(ctx), p: p}
+	inv := &Invocation{ID: p.newID(), Session: session, Tool: tool, Authority: p.authority(), TraceParent: traceParentFrom(ctx), p: p, transport: statelessOf(ctx)}
 	p.followAudit(inv.Authority) // a reloaded audit.* applies from this call (audit.go)
 	start := time.Now()
 	inv.beat = newHeartbeat(progress, tool, start)
@@ -361,7 +363,7 @@ func (p *Pipeline) finish(inv *Invocation, start time.Time, args surface.Args, f
 	}
 	text := language.Text{Summary: out.Summary, NextSteps: out.NextSteps}
 	if out.Refusal != nil && text.Summary == "" {
-		text = language.Refusal(inv.Tool, out.Refusal)
+		text = language.RefusalOver(inv.Tool, out.Refusal, inv.stateless())
 	}
 	if len(inv.notes) > 0 {
 		text.Summary = strings.Join(inv.notes, " ") + " " + text.Summary

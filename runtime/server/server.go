@@ -13,6 +13,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
 	operatorverbs "github.com/ghostlight-dev/ghostlight/runtime/operator"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
@@ -135,7 +136,8 @@ func New(cfg Config) (*Server, error) {
 	p := pipeline.New(pipeline.Options{Handler: h, Authority: policy, Audit: cfg.Audit, Journal: cfg.Journal, Logger: cfg.Logger, Surfaces: more})
 	s := &Server{browser: b, handler: h, pipeline: p, log: cfg.Logger, policy: policy, journal: cfg.Journal, ghostlight: ghostlight, operator: verbs, self: self}
 	e, err := mcpedge.New(dispatcher{s}, mcpedge.Options{Name: "ghostlight", Version: cfg.Version, Logger: cfg.Logger, Limits: EdgeLimits(),
-		Advertise: advertise(policy), RootsWait: surface.RootsRequestMsMax * time.Millisecond})
+		Advertise: advertise(policy), RootsWait: surface.RootsRequestMsMax * time.Millisecond,
+		Instructions: surface.TextServerInstructions})
 	if err != nil {
 		h.Close()
 		b.Close()
@@ -149,11 +151,13 @@ func New(cfg Config) (*Server, error) {
 // EdgeLimits are the MCP edge's bounds, from spec/bounds.cue.
 func EdgeLimits() mcpedge.Limits {
 	return mcpedge.Limits{
-		SessionCalls:  surface.SessionCallsMax,
-		RequestBytes:  surface.RequestBytesMax,
-		SessionIdle:   surface.HttpSessionIdleMsMax * time.Millisecond,
-		EchoChars:     surface.EchoCharsMax,
-		LogValueChars: surface.LogValueCharsMax,
+		SessionCalls:        surface.SessionCallsMax,
+		RequestBytes:        surface.RequestBytesMax,
+		SessionIdle:         surface.HttpSessionIdleMsMax * time.Millisecond,
+		EchoChars:           surface.EchoCharsMax,
+		LogValueChars:       surface.LogValueCharsMax,
+		StatelessIdle:       surface.StatelessIdleMsMax * time.Millisecond,
+		StatelessPrincipals: surface.StatelessPrincipalsMax,
 	}
 }
 
@@ -230,6 +234,9 @@ func (d dispatcher) Call(ctx context.Context, c mcpedge.Call) mcpedge.Reply {
 	// person a link reaches credential handoffs, through the call's context.
 	ctx = tools.WithElicitation(ctx, tools.Elicit(c.Elicit))
 	ctx = pipeline.WithTraceParent(ctx, c.TraceParent) // the audit line joins the caller's span
+	if c.Stateless {                                   // its refusals about tabs and handles say what to pass
+		ctx = pipeline.WithStateless(ctx, language.Stateless{On: true, ReleasedIdle: c.ReleasedIdle})
+	}
 	r := d.s.pipeline.Call(tools.WithClientRoots(ctx, tools.ClientRoots(c.Roots)), c.Session, c.Tool, c.Arguments, c.Progress)
 	return reply(c.Tool, r)
 }

@@ -36,7 +36,7 @@ var allowDownloads bool
 func main() {
 	args := os.Args[1:]
 	cmd := "serve"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+	if len(args) > 0 && (!strings.HasPrefix(args[0], "-") || isHelp(args[0])) {
 		cmd, args = args[0], args[1:]
 	}
 	var err error
@@ -55,11 +55,14 @@ func main() {
 		err = workbenchCmd(args, os.Stdout) // relink.go
 	case "version", "--version":
 		printVersion(os.Stdout)
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
 		usage(os.Stdout)
 	default:
 		usage(os.Stderr)
 		err = fmt.Errorf("unknown command %q", cmd)
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return // a command's -h printed its usage: asked for, not an error
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "ghostlight:", err)
@@ -67,19 +70,7 @@ func main() {
 	}
 }
 
-func usage(w io.Writer) {
-	fmt.Fprint(w, `usage: ghostlight serve [flags]   run the MCP server (stdio unless --http)
-       ghostlight explain [flags] print the policy in force, with its files
-       ghostlight audit [flags]   print the audit's last lines (-h for filters)
-       ghostlight audit verify [FILE]  check the audit's hash chain; non-zero on a break
-       ghostlight install         prepare the installed browsers for this installation
-       ghostlight open NAME       open a prepared browser (chromium, chrome, edge, brave, …)
-       ghostlight workbench       print a fresh single-use link to the running server's workbench
-       ghostlight version
-
-Run "ghostlight serve -h" for the flags.
-`)
-}
+func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
 
 type serveFlags struct {
 	http, token, tokenFile, browserPath, endpoint, startup, logLevel, demoAddr string
@@ -119,8 +110,16 @@ func serve(args []string) error {
 	vp := viewport{surface.ViewportWidthDefault, surface.ViewportHeightDefault}
 	fs.Var(&vp, "viewport", fmt.Sprintf("viewport of the launched browser's windows, WIDTHxHEIGHT CSS px (%d-%d x %d-%d)",
 		surface.ViewportWidthMin, surface.ViewportWidthMax, surface.ViewportHeightMin, surface.ViewportHeightMax))
+	// Help asked for goes to stdout, by group; a wrong flag is one line
+	// (main prints it) with a pointer to the help.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			serveUsage(os.Stdout, fs)
+			return err
+		}
+		return fmt.Errorf(`%w (run "ghostlight serve --help" for the flags)`, err)
 	}
 	tok, err := resolveToken(f.token, f.tokenFile, os.Stderr) // token.go
 	if err != nil {
