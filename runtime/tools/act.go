@@ -106,9 +106,11 @@ func (a *act) locate(ctx context.Context, target string, sel *surface.Selector, 
 	return a.locateID(ctx, id, pointer, opt)
 }
 
-// locateID is locate for an element already resolved.
+// locateID is locate for an element already resolved. It waits, frame by
+// frame within the call's timeout, for the element to be able to take the
+// action (pagejs.AwaitActionable).
 func (a *act) locateID(ctx context.Context, id int, pointer string, opt pagejs.LocateOptions) (input.Point, *language.Acted, pagejs.Point, *surface.Refusal) {
-	p, err := pagejs.LocateWith(ctx, a.w, id, opt)
+	p, err := pagejs.AwaitActionable(ctx, a.w, id, opt, pagejs.ActionDeadline(ctx))
 	if err != nil {
 		r := refusalFor(err, 0)
 		if r.Reason == surface.ReasonStaleTarget {
@@ -147,6 +149,14 @@ func (a *act) viewPoint(ctx context.Context, view string, x, y int, pointer stri
 			Message: fmt.Sprintf("(%d, %d) is not in the visible part of the page; scroll it into view first", x, y)}
 	}
 	vx, vy := e.view.ToViewportAt(now, fx, fy)
+	// The element under the point must hold still two frames running.
+	f := float64(a.t.ZoomPercent()) / 100
+	if f <= 0 {
+		f = 1
+	}
+	if err := pagejs.AwaitPointStable(ctx, a.w, vx/f, vy/f, pagejs.ActionDeadline(ctx)); err != nil {
+		return input.Point{}, refusalFor(err, 0)
+	}
 	return input.Point{X: vx, Y: vy}, nil
 }
 

@@ -8,6 +8,8 @@ return {
   read: envelope(read),
   textPresent: envelope(textPresent),
   locate: envelope(locate),
+  actSample: envelope(actSample),
+  pointSample: envelope(pointSample),
   describe: envelope(describe),
   setValue: envelope(setValue),
   focus: envelope(focusEl),

@@ -1,0 +1,194 @@
+package pagejs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
+)
+
+// The actionability loop: sample the target once per animation frame and let
+// input.Decide say act, wait or refuse. The first sample that passes every
+// check still waits one frame, to see the box hold still; that frame is the
+// whole cost of the common case.
+
+var (
+	frameWait     = time.Duration(surface.ActionableFrameWaitMsMax) * time.Millisecond
+	actionReserve = time.Duration(surface.ActionableReserveMsMax) * time.Millisecond
+)
+
+// actSample is the page's look at a target (js/actionable.js): a Point when
+// the target can take the action, else which checks failed.
+type actSample struct {
+	Point
+	Visible   bool   `json:"vis"`
+	Enabled   bool   `json:"en"`
+	Hit       bool   `json:"hit"`
+	CoverRole string `json:"coverRole"`
+	CoverName string `json:"coverName"`
+	BoxPtr    *Box   `json:"box"`
+}
+
+// ActionDeadline is when waiting for a target must give up so the refusal
+// still goes out within the call's own deadline: the context's deadline less
+// actionable_reserve_ms (at most half of what is left).
+func ActionDeadline(ctx context.Context) time.Time {
+	now := time.Now()
+	d, ok := ctx.Deadline()
+	if !ok {
+		return now.Add(time.Duration(surface.TimeoutMsDefault) * time.Millisecond)
+	}
+	reserve := actionReserve
+	if left := d.Sub(now); left/2 < reserve {
+		reserve = left / 2
+	}
+	return d.Add(-reserve)
+}
+
+// AwaitActionable locates the element the way LocateWith does, but waits,
+// one animation frame at a time until deadline, for it to be attached,
+// visible, enabled (unless opt.AllowDisabled), stable across two frames and
+// topmost at the point (unless opt.AllowObscured). The refusal at the
+// deadline names the failed condition: KindHidden, KindDisabled, KindObscured
+// (with the cover's role and name), KindUnstable; a removed element answers
+// KindStale at once.
+func AwaitActionable(ctx context.Context, w *World, id int, opt LocateOptions, deadline time.Time) (Point, error) {
+	var hist []input.Sample
+	var last actSample
+	scrolled := false
+	start := time.Now()
+	for frame := 0; ; frame++ {
+		s, err := w.sampleTarget(ctx, id, opt, frame == 0)
+		if err != nil {
+			return Point{}, err
+		}
+		scrolled = scrolled || s.Scrolled
+		last = s
+		hist = append(hist, input.Sample{Frame: frame, Attached: true, Visible: s.Visible, Enabled: s.Enabled, Hit: s.Hit,
+			Box: input.Box{X: s.Box.X, Y: s.Box.Y, Width: s.Box.Width, Height: s.Box.Height}})
+		if len(hist) > surface.ActionableSamplesMax {
+			hist = hist[len(hist)-surface.ActionableSamplesMax:]
+		}
+		v, f := input.Decide(hist, time.Now(), deadline)
+		switch v {
+		case input.Act:
+			p := last.Point
+			p.Scrolled = scrolled
+			return p, nil
+		case input.Refuse:
+			return Point{}, refusal(f, last, time.Since(start))
+		}
+		if err := w.AwaitFrame(ctx); err != nil {
+			return Point{}, err
+		}
+	}
+}
+
+// AwaitPointStable waits until the element at top-viewport point (x, y) in
+// CSS px is the same element with the same box two frames running (a view
+// point's target must not move under the press). Past deadline it answers
+// KindUnstable.
+func AwaitPointStable(ctx context.Context, w *World, x, y float64, deadline time.Time) error {
+	var hist []input.Sample
+	start := time.Now()
+	for frame := 0; ; frame++ {
+		var s struct {
+			Key int  `json:"key"`
+			Box *Box `json:"box"`
+		}
+		if err := w.invokeLocal(ctx, "pointSample", mustJSON(map[string]float64{"x": x, "y": y}), &s); err != nil {
+			return err
+		}
+		var b Box
+		if s.Box != nil {
+			b = *s.Box
+		}
+		hist = append(hist, input.Sample{Frame: frame, Attached: true, Visible: true, Enabled: true, Hit: true, Key: s.Key,
+			Box: input.Box{X: b.X, Y: b.Y, Width: b.Width, Height: b.Height}})
+		if len(hist) > surface.ActionableSamplesMax {
+			hist = hist[len(hist)-surface.ActionableSamplesMax:]
+		}
+		switch v, f := input.Decide(hist, time.Now(), deadline); v {
+		case input.Act:
+			return nil
+		case input.Refuse:
+			return refusal(f, actSample{}, time.Since(start))
+		}
+		if err := w.AwaitFrame(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// sampleTarget takes one look. An element of a cross-origin frame is looked
+// at through LocateWith (its point moved into the top viewport), whose
+// refusals become the failed checks.
+func (w *World) sampleTarget(ctx context.Context, id int, opt LocateOptions, first bool) (actSample, error) {
+	if !w.Local(id) {
+		p, err := LocateWith(ctx, w, id, opt)
+		s := actSample{Point: p, Visible: true, Enabled: true, Hit: true}
+		var pe *Error
+		if err == nil || !errors.As(err, &pe) {
+			return s, err
+		}
+		switch pe.Kind {
+		case KindHidden:
+			s.Visible = false
+		case KindDisabled:
+			s.Enabled = false
+		case KindObscured:
+			s.Hit, s.CoverRole, s.CoverName = false, pe.Role, pe.Name
+		default:
+			return s, err
+		}
+		return s, nil
+	}
+	l := w.Limits()
+	req := struct {
+		LocateOptions
+		ID                     int      `json:"id"`
+		First                  bool     `json:"first"`
+		NameMax                int      `json:"nameMax"`
+		CredentialAutocomplete []string `json:"credentialAutocomplete"`
+	}{opt, id, first, l.NameMax, l.CredentialAutocomplete}
+	var s actSample
+	if err := w.invokeLocal(ctx, "actSample", mustJSON(req), &s); err != nil {
+		return s, err
+	}
+	if s.BoxPtr != nil {
+		s.Box = *s.BoxPtr
+	}
+	return s, nil
+}
+
+// AwaitFrame waits, in the top page, for the next animation frame, or
+// actionable_frame_wait_ms where frames do not run (a hidden tab).
+func (w *World) AwaitFrame(ctx context.Context) error {
+	_, err := w.CallAwait(ctx, `function(ms){return new Promise(function(r){var d=false;var f=function(){if(!d){d=true;r(true)}};requestAnimationFrame(f);setTimeout(f,ms)})}`, surface.ActionableFrameWaitMsMax)
+	return err
+}
+
+func refusal(f input.Failure, s actSample, waited time.Duration) error {
+	e := &Error{Op: "actionable", Waited: waited}
+	switch f {
+	case input.FailHidden:
+		e.Kind, e.Detail = KindHidden, "the element is not visible"
+	case input.FailDisabled:
+		e.Kind, e.Detail = KindDisabled, "the control is disabled"
+	case input.FailCovered:
+		e.Kind, e.Detail, e.Role, e.Name = KindObscured, "another element covers it", s.CoverRole, s.CoverName
+	case input.FailDetached:
+		e.Kind, e.Detail = KindStale, "the element was removed from the document"
+	default:
+		e.Kind, e.Detail = KindUnstable, "the target kept moving (its box changed between animation frames)"
+	}
+	return e
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
