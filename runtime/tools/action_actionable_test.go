@@ -173,3 +173,31 @@ func TestClickRefusedWhenTheTargetNeverSettles(t *testing.T) {
 		t.Fatalf("page received %d clicks", n)
 	}
 }
+
+// Key input waits the same way: a field enabled 200 ms after a click takes
+// the typing, and a form's field too.
+const unlockPage = `<title>Unlock</title>` + reportJS + `
+<button onclick="setTimeout(() => { for (const e of document.querySelectorAll('input')) e.disabled = false }, 200)">Unlock</button>
+<label>Code <input id="code" disabled onchange="report('code:'+this.value)"></label>
+<label>Name <input id="name" disabled></label>`
+
+func TestTypeAndFillWaitForAFieldToBeEnabled(t *testing.T) {
+	h := newHarness(t)
+	var c hits
+	srv := actSite(t, map[string]string{"/": unlockPage}, map[string]http.HandlerFunc{"/hit": c.handler})
+	tab := h.actOpen(srv.URL + "/")
+	code, name := h.actTarget(tab, "Code"), h.actTarget(tab, "Name")
+	h.must("browser_click", `{"target":"`+h.actTarget(tab, "Unlock")+`"}`)
+	r := h.call("browser_type_text", `{"target":"`+code+`","text":"4711"}`)
+	actExpect(t, r, surface.StatusSucceeded, surface.EffectApplied, "")
+	if got := h.actEvalString(tab, `document.getElementById('code').value`); got != "4711" {
+		t.Fatalf("page holds %q, want 4711", got)
+	}
+	h.actEval(tab, `(document.querySelectorAll('input').forEach(e => e.disabled = true), null)`, new(any))
+	h.must("browser_click", `{"target":"`+h.actTarget(tab, "Unlock")+`"}`)
+	r = h.call("browser_fill_form", `{"fields":[{"target":"`+name+`","value":"Ada"}]}`)
+	actExpect(t, r, surface.StatusSucceeded, surface.EffectApplied, "")
+	if got := h.actEvalString(tab, `document.getElementById('name').value`); got != "Ada" {
+		t.Fatalf("page holds %q, want Ada", got)
+	}
+}

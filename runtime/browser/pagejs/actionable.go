@@ -56,33 +56,70 @@ func ActionDeadline(ctx context.Context) time.Time {
 // (with the cover's role and name), KindUnstable; a removed element answers
 // KindStale at once.
 func AwaitActionable(ctx context.Context, w *World, id int, opt LocateOptions, deadline time.Time) (Point, error) {
-	var hist []input.Sample
-	var last actSample
-	scrolled := false
+	ps, err := AwaitAllActionable(ctx, w, []int{id}, opt, deadline)
+	if err != nil {
+		return Point{}, err
+	}
+	return ps[0], nil
+}
+
+// ActionableError is the refusal of one element of AwaitAllActionable.
+type ActionableError struct {
+	Index int // into the ids given
+	Err   error
+}
+
+func (e *ActionableError) Error() string { return e.Err.Error() }
+func (e *ActionableError) Unwrap() error { return e.Err }
+
+// AwaitAllActionable is AwaitActionable for several elements at once (a
+// form's fields): each frame samples every element not yet ready, so the
+// common case costs one frame in all, not one per element. A refusal is an
+// *ActionableError naming the element's index.
+func AwaitAllActionable(ctx context.Context, w *World, ids []int, opt LocateOptions, deadline time.Time) ([]Point, error) {
+	type track struct {
+		hist     []input.Sample
+		last     actSample
+		scrolled bool
+		done     bool
+	}
+	tr := make([]track, len(ids))
+	out := make([]Point, len(ids))
+	left := len(ids)
 	start := time.Now()
 	for frame := 0; ; frame++ {
-		s, err := w.sampleTarget(ctx, id, opt, frame == 0)
-		if err != nil {
-			return Point{}, err
+		for i, id := range ids {
+			k := &tr[i]
+			if k.done {
+				continue
+			}
+			s, err := w.sampleTarget(ctx, id, opt, frame == 0)
+			if err != nil {
+				return nil, &ActionableError{Index: i, Err: err}
+			}
+			k.scrolled = k.scrolled || s.Scrolled
+			k.last = s
+			k.hist = append(k.hist, input.Sample{Frame: frame, Attached: true, Visible: s.Visible, Enabled: s.Enabled, Hit: s.Hit,
+				Box: input.Box{X: s.Box.X, Y: s.Box.Y, Width: s.Box.Width, Height: s.Box.Height}})
+			if len(k.hist) > surface.ActionableSamplesMax {
+				k.hist = k.hist[len(k.hist)-surface.ActionableSamplesMax:]
+			}
+			v, f := input.Decide(k.hist, time.Now(), deadline)
+			switch v {
+			case input.Act:
+				out[i] = k.last.Point
+				out[i].Scrolled = k.scrolled
+				k.done = true
+				left--
+			case input.Refuse:
+				return nil, &ActionableError{Index: i, Err: refusal(f, k.last, time.Since(start))}
+			}
 		}
-		scrolled = scrolled || s.Scrolled
-		last = s
-		hist = append(hist, input.Sample{Frame: frame, Attached: true, Visible: s.Visible, Enabled: s.Enabled, Hit: s.Hit,
-			Box: input.Box{X: s.Box.X, Y: s.Box.Y, Width: s.Box.Width, Height: s.Box.Height}})
-		if len(hist) > surface.ActionableSamplesMax {
-			hist = hist[len(hist)-surface.ActionableSamplesMax:]
-		}
-		v, f := input.Decide(hist, time.Now(), deadline)
-		switch v {
-		case input.Act:
-			p := last.Point
-			p.Scrolled = scrolled
-			return p, nil
-		case input.Refuse:
-			return Point{}, refusal(f, last, time.Since(start))
+		if left == 0 {
+			return out, nil
 		}
 		if err := w.AwaitFrame(ctx); err != nil {
-			return Point{}, err
+			return nil, err
 		}
 	}
 }

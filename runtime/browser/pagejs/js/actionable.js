@@ -10,6 +10,13 @@ function actSample(a) {
   const s = { vis: false, en: true, hit: false };
   if (visState(el) !== VIS_SHOWN) return s;
   s.en = !el.closest('[inert]') && (!!a.allowDisabled || !isDisabled(tgt, tgt.localName));
+  if (a.keys) {
+    // Focus and page code reach the element wherever it is.
+    s.box = boxOf(el);
+    s.vis = true;
+    s.hit = true;
+    return s;
+  }
   let scrolled = false;
   let b = boxOf(el);
   if (!inView(b)) {
