@@ -191,11 +191,6 @@ const (
 	DragDwellMsMax = 60
 )
 
-// DragMoves: Pointer moves one drag dispatches. (count)
-const (
-	DragMovesMax = 10
-)
-
 // DragPathMoves: Most moves one drag dispatches in all (start, travel and dwell). (count)
 const (
 	DragPathMovesMax = 120

@@ -76,3 +76,33 @@ function pointSample(a) {
   if (!e || e.nodeType !== 1) return { key: 0 };
   return { key: idOf(e), box: boxOf(e) };
 }
+
+// dragSample: during a drag, the element under the destination point and its
+// box, and the dragged element's box (input.PaceDrag decides from them).
+function dragSample(a) {
+  const e = deepHit(a.x, a.y);
+  const out = { key: 0 };
+  if (e && e.nodeType === 1) {
+    out.key = idOf(e);
+    out.box = boxOf(e);
+  }
+  if (a.src > 0) {
+    const r = regById.get(a.src);
+    const s = r && r.deref();
+    if (s && alive(s)) out.src = boxOf(s);
+  }
+  return out;
+}
+
+// dragPlace: where the dragged element sits in its document (its parent, its
+// index among the parent's children, its box), to tell after a drop whether
+// the page moved it.
+function dragPlace(a) {
+  const r = regById.get(a.id);
+  const el = r && r.deref();
+  if (!el || !alive(el)) return { gone: true };
+  const p = el.parentNode;
+  let i = 0;
+  for (let n = el; n.previousElementSibling; n = n.previousElementSibling) i++;
+  return { parent: p && p.nodeType === 1 ? idOf(p) : 0, index: i, box: boxOf(el) };
+}

@@ -10,6 +10,8 @@ return {
   locate: envelope(locate),
   actSample: envelope(actSample),
   pointSample: envelope(pointSample),
+  dragSample: envelope(dragSample),
+  dragPlace: envelope(dragPlace),
   describe: envelope(describe),
   setValue: envelope(setValue),
   focus: envelope(focusEl),
