@@ -172,4 +172,3 @@ func TestDragNativeList(t *testing.T) {
 func TestDragNativeBoard(t *testing.T) {
 	dragCase(t, "/native-board", "Card T1", "Column done", map[string]string{"todo": "T2,T3", "done": "D1,T1"})
 }
-
