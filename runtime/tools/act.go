@@ -59,6 +59,9 @@ type act struct {
 	denied    bool // the landing host is outside the authority
 	opened    []string
 	readiness string
+	// settled, when set, runs once the action settled, still holding the
+	// tab (a drag reads there whether the page moved its source).
+	settled func(ctx context.Context)
 }
 
 func (s *session) newAct(call context.Context, t *browser.Tab) *act {
@@ -453,6 +456,9 @@ func (s *session) perform(ctx context.Context, t *browser.Tab, fn func(ctx conte
 		*a = *s.newAct(ctx, t)
 		r := fn(g, a)
 		a.finish(g)
+		if a.settled != nil && r == nil && g.Err() == nil && a.dialog == nil {
+			a.settled(g)
+		}
 		if errors.Is(context.Cause(g), browser.ErrDialogOpened) {
 			// onTab reports the dialog; the act says what reached the page.
 			return nil

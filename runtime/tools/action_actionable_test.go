@@ -201,3 +201,26 @@ func TestTypeAndFillWaitForAFieldToBeEnabled(t *testing.T) {
 		t.Fatalf("page holds %q, want Ada", got)
 	}
 }
+
+// A scroll to a target waits for it to be rendered again: the list hides it
+// while it reloads for 200 ms.
+const reloadPage = `<title>Reload</title>
+<button onclick="const n = document.getElementById('note'); n.style.display = 'none'; setTimeout(() => { n.style.display = 'block' }, 200)">Reload list</button>
+<div style="height:3000px"></div><p id="note">Footer note</p>`
+
+func TestScrollWaitsForATargetToBeRendered(t *testing.T) {
+	h := newHarness(t)
+	srv := actSite(t, map[string]string{"/": reloadPage}, nil)
+	tab := h.actOpen(srv.URL + "/")
+	note := h.actTarget(tab, "Footer note")
+	h.must("browser_click", `{"target":"`+h.actTarget(tab, "Reload list")+`"}`)
+	r := h.call("browser_scroll", `{"target":"`+note+`"}`)
+	if r.Envelope.Status != surface.StatusSucceeded {
+		t.Fatalf("scroll: %s", r.JSON)
+	}
+	var y float64
+	h.actEval(tab, `scrollY`, &y)
+	if y < 2000 {
+		t.Fatalf("page scrolled to %v, want the note in view", y)
+	}
+}

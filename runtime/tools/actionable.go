@@ -14,7 +14,17 @@ import (
 // matter and nothing is scrolled). pointer names the argument of element i
 // for the refusal.
 func (a *act) ready(ctx context.Context, ids []int, pointer func(i int) string) *surface.Refusal {
-	_, err := pagejs.AwaitAllActionable(ctx, a.w, ids, pagejs.LocateOptions{Keys: true, AllowObscured: true}, pagejs.ActionDeadline(ctx))
+	return a.readyWith(ctx, ids, pointer, pagejs.LocateOptions{Keys: true, AllowObscured: true})
+}
+
+// readyToReveal waits for an element a scroll is to reveal to be rendered
+// and still (disabled or covered, it can still be shown).
+func (a *act) readyToReveal(ctx context.Context, id int, pointer string) *surface.Refusal {
+	return a.readyWith(ctx, []int{id}, func(int) string { return pointer }, pagejs.LocateOptions{Keys: true, AllowObscured: true, AllowDisabled: true})
+}
+
+func (a *act) readyWith(ctx context.Context, ids []int, pointer func(i int) string, opt pagejs.LocateOptions) *surface.Refusal {
+	_, err := pagejs.AwaitAllActionable(ctx, a.w, ids, opt, pagejs.ActionDeadline(ctx))
 	if err == nil {
 		return nil
 	}

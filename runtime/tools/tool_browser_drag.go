@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
@@ -60,23 +61,27 @@ func (h *Handler) BrowserDrag(ctx context.Context, a *surface.BrowserDragArgs) (
 			}
 			defer w.Stop()
 			var eff input.Effect
-			d, eff, err = input.PacedDrag(ctx, ac.t.Page(), from, to, w, ac.dragLooker(to, src))
+			d, eff, err = input.PacedDrag(ctx, ac.t.Page(), from, to, w, ac.dragLooker(to, src), dragDeadline(ctx))
 			return eff, err
 		})
 		if r := inputRefusal(ctx, err, a.TimeoutMs); r != nil || err != nil {
 			return r
 		}
 		cx, cy := ac.unzoom(d.Released)
-		moved, known := false, src > 0 && !before.Gone
-		if known && ac.w.AwaitFrame(ctx) == nil { // the page's own reaction to the drop renders first
-			if after, err := pagejs.PlaceOf(ctx, ac.w, src); err == nil {
-				moved = after.Gone || after.Parent != before.Parent || after.Index != before.Index || boxMoved(before.Box, after.Box)
-			} else {
-				known = false
-			}
+		rec.Tail = language.DragTail(cx, cy, false, false)
+		if src == 0 || before.Gone {
+			return nil
 		}
-		f.SourceMoved = moved
-		rec.Tail = language.DragTail(cx, cy, known, moved)
+		// Whether the page moved the source is read once it settled (a
+		// framework renders the drop after the event, a list animates).
+		ac.settled = func(ctx context.Context) {
+			after, err := pagejs.PlaceOf(ctx, ac.w, src)
+			if err != nil {
+				return
+			}
+			f.SourceMoved = after.Gone || after.Parent != before.Parent || after.Index != before.Index || boxMoved(before.Box, after.Box)
+			rec.Tail = language.DragTail(cx, cy, true, f.SourceMoved)
+		}
 		return nil
 	})
 	f.Dragged = ac.dispatched()
@@ -112,6 +117,17 @@ func (ac *act) dragTargets(ctx context.Context, a *surface.BrowserDragArgs, rec 
 	}
 	rec.Object = language.Target(src, ac.s.h.names) + " onto " + language.Target(dst, ac.s.h.names)
 	return from, to, id, nil
+}
+
+// dragDeadline is when a drag must be released: three quarters of the
+// call's time, so settling and the receipt still fit after the drop.
+func dragDeadline(ctx context.Context) time.Time {
+	d := pagejs.ActionDeadline(ctx)
+	now := time.Now()
+	if left := d.Sub(now); left > 0 {
+		return now.Add(left * 3 / 4)
+	}
+	return d
 }
 
 // dragLooker looks, once per animation frame, at the layout under a drag's

@@ -83,6 +83,9 @@ const (
 	StepRest
 	// StepRelease: release over the destination.
 	StepRelease
+	// StepFinish: move straight to the destination (the call's time is
+	// nearly out).
+	StepFinish
 )
 
 // PaceDrag decides the next step from the frames seen so far (oldest first),
@@ -90,11 +93,19 @@ const (
 // then rest until the layout under the destination (the element there, its
 // box, and the dragged element's box) has held for drag_dwell_frames frames
 // and drag_dwell_ms since it last changed, or drag_settle_ms after arriving
-// (a page that never holds still is released anyway). Arrived reports
-// whether the release came because the layout held.
-func PaceDrag(frames []DragFrame, total int) (step DragStep, held bool) {
+// (a page that never holds still is released anyway). held reports
+// whether the release came because the layout held. late says the call's
+// time is nearly out: the path is cut to its last move, and the drag
+// released as soon as it arrived (StepFinish, then StepRelease).
+func PaceDrag(frames []DragFrame, total int, late bool) (step DragStep, held bool) {
 	if len(frames) == 0 || frames[len(frames)-1].Moved < total {
+		if late && len(frames) > 0 {
+			return StepFinish, false
+		}
 		return StepMove, false
+	}
+	if late {
+		return StepRelease, false
 	}
 	last := frames[len(frames)-1]
 	// The frames since the path was done, and the start of the latest run

@@ -59,7 +59,7 @@ func frames(total, rest int, layout func(i int) (int, Box)) []DragFrame {
 // PaceDrag released (-1: never), and whether the layout held.
 func pace(fs []DragFrame, total int) (int, bool) {
 	for i := range fs {
-		if s, held := PaceDrag(fs[:i+1], total); s == StepRelease {
+		if s, held := PaceDrag(fs[:i+1], total, false); s == StepRelease {
 			return i, held
 		} else if fs[i].Moved < total && s != StepMove {
 			return -2, false
@@ -71,11 +71,11 @@ func pace(fs []DragFrame, total int) (int, bool) {
 var slot = Box{X: 10, Y: 300, Width: 200, Height: 40}
 
 func TestPaceDragMovesOncePerFrameThenRests(t *testing.T) {
-	if s, _ := PaceDrag(nil, 5); s != StepMove {
+	if s, _ := PaceDrag(nil, 5, false); s != StepMove {
 		t.Fatalf("first step %v", s)
 	}
 	fs := frames(5, 0, func(int) (int, Box) { return 1, slot })
-	if s, _ := PaceDrag(fs, 5); s != StepRest {
+	if s, _ := PaceDrag(fs, 5, false); s != StepRest {
 		t.Fatalf("on arrival %v, want a rest (no frame has held yet)", s)
 	}
 }
@@ -137,5 +137,20 @@ func TestPaceDragNeverStillReleasesAtTheBound(t *testing.T) {
 	}
 	if fs[i].At-fs[2].At < dragSettle {
 		t.Fatalf("released after %v, want %v", fs[i].At-fs[2].At, dragSettle)
+	}
+}
+
+// Late in the call: the path is cut to the destination, then released.
+func TestPaceDragLateCutsToTheDestination(t *testing.T) {
+	fs := frames(10, 0, func(int) (int, Box) { return 1, slot })[:3]
+	if s, _ := PaceDrag(fs, 10, true); s != StepFinish {
+		t.Fatalf("late mid-path: %v, want StepFinish", s)
+	}
+	if s, _ := PaceDrag(nil, 10, true); s != StepMove {
+		t.Fatalf("late before any move: %v, want StepMove (the press needs a first move)", s)
+	}
+	fs = frames(10, 1, func(int) (int, Box) { return 1, slot })
+	if s, held := PaceDrag(fs, 10, true); s != StepRelease || held {
+		t.Fatalf("late on arrival: %v %v, want an unheld release", s, held)
 	}
 }

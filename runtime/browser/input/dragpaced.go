@@ -33,7 +33,11 @@ type Dragged struct {
 // (or drag_settle_ms passed), and releases. An HTML5 drag the page starts is
 // intercepted and continued with drag events as in Drag: dragEnter where it
 // was intercepted, dragOver for every later move and rest, drop at `to`.
-func PacedDrag(ctx context.Context, page *rod.Page, from, to Point, seen Interceptions, look Looker) (Dragged, Effect, error) {
+//
+// By deadline (zero: none) the drag must be over: past it the path is cut
+// to the destination and released at once, so a slow page gets a drop, not
+// a call that ran out of time mid-drag.
+func PacedDrag(ctx context.Context, page *rod.Page, from, to Point, seen Interceptions, look Looker, deadline time.Time) (Dragged, Effect, error) {
 	const op = "drag"
 	res := Dragged{Released: to}
 	switch {
@@ -86,16 +90,20 @@ func PacedDrag(ctx context.Context, page *rod.Page, from, to Point, seen Interce
 	var frames []DragFrame
 	moved := 0
 	for {
-		step, held := PaceDrag(frames, len(path))
+		late := !deadline.IsZero() && !time.Now().Before(deadline)
+		step, held := PaceDrag(frames, len(path), late)
 		if step == StepRelease {
 			res.Held = held
 			break
 		}
 		var pt Point
-		if step == StepMove {
+		switch step {
+		case StepMove:
 			pt = path[moved]
 			moved++
-		} else {
+		case StepFinish:
+			pt, moved = to, len(path)
+		default:
 			// Rest: a move a pixel aside and back, so pages that only act on
 			// movement keep seeing the pointer over the destination.
 			pt = to
