@@ -87,24 +87,43 @@ func AwaitAllActionable(ctx context.Context, w *World, ids []int, opt LocateOpti
 	out := make([]Point, len(ids))
 	left := len(ids)
 	start := time.Now()
+	// One element of the main document (a click's target) is looked at in
+	// one round trip per frame: the first takes a look, waits for the next
+	// frame and looks again (lookLocal). Several, or one in a frame, are
+	// looked at in turn, then the next frame is awaited.
+	paired := len(ids) == 1 && w.Local(ids[0])
 	for frame := 0; ; frame++ {
 		for i, id := range ids {
 			k := &tr[i]
 			if k.done {
 				continue
 			}
-			s, err := w.sampleTarget(ctx, id, opt, frame == 0)
+			var looks []actSample
+			var err error
+			if paired {
+				looks, err = w.lookLocal(ctx, id, opt, frame == 0)
+			} else {
+				var s actSample
+				s, err = w.sampleTarget(ctx, id, opt, frame == 0)
+				looks = []actSample{s}
+			}
 			if err != nil {
 				return nil, &ActionableError{Index: i, Err: err}
 			}
-			k.scrolled = k.scrolled || s.Scrolled
-			k.last = s
-			k.hist = append(k.hist, input.Sample{Frame: frame, Attached: true, Visible: s.Visible, Enabled: s.Enabled, Hit: s.Hit,
-				Box: input.Box{X: s.Box.X, Y: s.Box.Y, Width: s.Box.Width, Height: s.Box.Height}})
-			if len(k.hist) > surface.ActionableSamplesMax {
-				k.hist = k.hist[len(k.hist)-surface.ActionableSamplesMax:]
+			var v input.Verdict
+			var f input.Failure
+			for j, s := range looks {
+				k.scrolled = k.scrolled || s.Scrolled
+				k.last = s
+				k.hist = append(k.hist, input.Sample{Frame: frame + j, Attached: true, Visible: s.Visible, Enabled: s.Enabled, Hit: s.Hit,
+					Box: input.Box{X: s.Box.X, Y: s.Box.Y, Width: s.Box.Width, Height: s.Box.Height}})
+				if len(k.hist) > surface.ActionableSamplesMax {
+					k.hist = k.hist[len(k.hist)-surface.ActionableSamplesMax:]
+				}
+				if v, f = input.Decide(k.hist, time.Now(), deadline); v != input.Wait {
+					break
+				}
 			}
-			v, f := input.Decide(k.hist, time.Now(), deadline)
 			switch v {
 			case input.Act:
 				out[i] = k.last.Point
@@ -118,11 +137,54 @@ func AwaitAllActionable(ctx context.Context, w *World, ids []int, opt LocateOpti
 		if left == 0 {
 			return out, nil
 		}
+		if paired {
+			if frame == 0 {
+				frame++ // the first round trip took two frames' looks
+			}
+			continue
+		}
 		if err := w.AwaitFrame(ctx); err != nil {
 			return nil, err
 		}
 	}
 }
+
+// lookLocal looks at a main-document element in one round trip: with first,
+// a look now, then one in the next animation frame; otherwise only the one
+// in the next frame (or after actionable_frame_wait_ms where frames do not
+// run).
+func (w *World) lookLocal(ctx context.Context, id int, opt LocateOptions, first bool) ([]actSample, error) {
+	l := w.Limits()
+	req := struct {
+		LocateOptions
+		ID                     int      `json:"id"`
+		First                  bool     `json:"first"`
+		NameMax                int      `json:"nameMax"`
+		CredentialAutocomplete []string `json:"credentialAutocomplete"`
+	}{opt, id, first, l.NameMax, l.CredentialAutocomplete}
+	raw, err := w.CallAwait(ctx, lookJS, req, surface.ActionableFrameWaitMsMax)
+	if err != nil {
+		return nil, err
+	}
+	var envs []json.RawMessage
+	if err := json.Unmarshal(raw, &envs); err != nil {
+		return nil, &Error{Kind: KindInternal, Op: "actSample", Detail: "undecodable page reply", Err: err}
+	}
+	out := make([]actSample, len(envs))
+	for i, e := range envs {
+		if err := decodeEnvelope("actSample", e, &out[i]); err != nil {
+			return nil, err
+		}
+		if out[i].BoxPtr != nil {
+			out[i].Box = *out[i].BoxPtr
+		}
+	}
+	return out, nil
+}
+
+// lookJS: [look now (first only), look in the next frame], as envelopes.
+const lookJS = `function(a, ms){var api=this;var now=a.first?[api.actSample(a)]:[];var b=Object.assign({},a,{first:false});` +
+	`return new Promise(function(r){var d=false;var f=function(){if(!d){d=true;now.push(api.actSample(b));r(now)}};requestAnimationFrame(f);setTimeout(f,ms)})}`
 
 // AwaitPointStable waits until the element at top-viewport point (x, y) in
 // CSS px is the same element with the same box two frames running (a view
