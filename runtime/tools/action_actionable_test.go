@@ -140,7 +140,7 @@ func TestClickRefusedByAPermanentCoverNamesIt(t *testing.T) {
 	var c hits
 	srv := actSite(t, map[string]string{"/": permanentCoverPage}, map[string]http.HandlerFunc{"/hit": c.handler})
 	tab := h.actOpen(srv.URL + "/")
-	r := h.call("browser_click", `{"timeout_ms":700,"target":"`+h.actTarget(tab, "Read more")+`"}`)
+	r := h.call("browser_click", `{"timeout_ms":2000,"target":"`+h.actTarget(tab, "Read more")+`"}`)
 	actExpect(t, r, surface.StatusFailed, surface.EffectNone, surface.ReasonTargetObscured)
 	i := strings.Index(r.Envelope.Summary, `named "Cookie banner"`)
 	if i < 0 || !stillAfter.MatchString(r.Envelope.Summary[i+len(`named "Cookie banner"`):]) {
@@ -161,7 +161,7 @@ func TestClickRefusedWhenTheTargetNeverSettles(t *testing.T) {
 	var c hits
 	srv := actSite(t, map[string]string{"/": movingPage}, map[string]http.HandlerFunc{"/hit": c.handler})
 	tab := h.actOpen(srv.URL + "/")
-	r := h.call("browser_click", `{"timeout_ms":600,"target":"`+h.actTarget(tab, "Catch me")+`"}`)
+	r := h.call("browser_click", `{"timeout_ms":2000,"target":"`+h.actTarget(tab, "Catch me")+`"}`)
 	var f struct {
 		Reason surface.Reason `json:"reason"`
 	}
