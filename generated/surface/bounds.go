@@ -2,6 +2,21 @@
 
 package surface
 
+// ActionableFrameWaitMs: Longest wait for one animation frame between two samples of a target (frames may not run). (ms)
+const (
+	ActionableFrameWaitMsMax = 100
+)
+
+// ActionableReserveMs: Part of a call's timeout kept back from waiting for its target, so a refusal naming the failed condition is still sent in time. (ms)
+const (
+	ActionableReserveMsMax = 150
+)
+
+// ActionableSamples: Recent samples of a target the actionability decision keeps. (count)
+const (
+	ActionableSamplesMax = 8
+)
+
 // AddressRuleChars: Characters of an address rule (a preset, an address or a CIDR). (chars)
 const (
 	AddressRuleCharsMin = 1
@@ -197,9 +212,34 @@ const (
 	DownloadNameCharsMax = 120
 )
 
-// DragMoves: Pointer moves one drag dispatches. (count)
+// DragDwellFrames: Least animation frames the layout under a drag's destination stays unchanged before the release. (count)
 const (
-	DragMovesMax = 10
+	DragDwellFramesMax = 2
+)
+
+// DragDwellMs: Least time a drag rests over its destination after the layout under it last changed (SortableJS ignores drag-over for 30 ms after a swap). (ms)
+const (
+	DragDwellMsMax = 60
+)
+
+// DragPathMoves: Most moves one drag dispatches in all (start, travel and dwell). (count)
+const (
+	DragPathMovesMax = 120
+)
+
+// DragSettleMs: Longest a drag waits over its destination for the layout there to stop changing before it releases anyway. (ms)
+const (
+	DragSettleMsMax = 1500
+)
+
+// DragStartPx: Distance a drag first moves, in small steps, so libraries with a start threshold (pointer or HTML5) begin the drag. (px)
+const (
+	DragStartPxMax = 12
+)
+
+// DragStepPx: Longest single move of a drag on its way to the destination. (px)
+const (
+	DragStepPxMax = 40
 )
 
 // EchoChars: Characters of a client-sent value (a tool or method name) a JSON-RPC error echoes. (chars)

@@ -360,11 +360,12 @@ func (o *BrowserDragArgs) SetTab(tab string) {
 
 // BrowserDragFacts are the canonical facts of a browser_drag result.
 type BrowserDragFacts struct {
-	Tab        string     `json:"tab"`                   // Tab.
-	Dragged    bool       `json:"dragged"`               // The drag was dispatched.
-	Landing    *Landing   `json:"landing,omitempty"`     // Committed navigation this call caused.
-	OpenedTabs []string   `json:"opened_tabs,omitempty"` // Tabs this call opened, now controlled.
-	DialogType DialogType `json:"dialog_type,omitempty"` // Dialog the page opened during the call; it now blocks the page (browser_dialog answers it).
+	Tab         string     `json:"tab"`                    // Tab.
+	Dragged     bool       `json:"dragged"`                // The drag was dispatched.
+	SourceMoved bool       `json:"source_moved,omitempty"` // True when the page moved the dragged element (its place in the document or its box changed).
+	Landing     *Landing   `json:"landing,omitempty"`      // Committed navigation this call caused.
+	OpenedTabs  []string   `json:"opened_tabs,omitempty"`  // Tabs this call opened, now controlled.
+	DialogType  DialogType `json:"dialog_type,omitempty"`  // Dialog the page opened during the call; it now blocks the page (browser_dialog answers it).
 }
 
 // normalize renders always-present lists as [] rather than null.

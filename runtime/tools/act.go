@@ -59,6 +59,9 @@ type act struct {
 	denied    bool // the landing host is outside the authority
 	opened    []string
 	readiness string
+	// settled, when set, runs once the action settled, still holding the
+	// tab (a drag reads there whether the page moved its source).
+	settled func(ctx context.Context)
 }
 
 func (s *session) newAct(call context.Context, t *browser.Tab) *act {
@@ -106,9 +109,11 @@ func (a *act) locate(ctx context.Context, target string, sel *surface.Selector, 
 	return a.locateID(ctx, id, pointer, opt)
 }
 
-// locateID is locate for an element already resolved.
+// locateID is locate for an element already resolved. It waits, frame by
+// frame within the call's timeout, for the element to be able to take the
+// action (pagejs.AwaitActionable).
 func (a *act) locateID(ctx context.Context, id int, pointer string, opt pagejs.LocateOptions) (input.Point, *language.Acted, pagejs.Point, *surface.Refusal) {
-	p, err := pagejs.LocateWith(ctx, a.w, id, opt)
+	p, err := pagejs.AwaitActionable(ctx, a.w, id, opt, pagejs.ActionDeadline(ctx))
 	if err != nil {
 		r := refusalFor(err, 0)
 		if r.Reason == surface.ReasonStaleTarget {
@@ -147,6 +152,14 @@ func (a *act) viewPoint(ctx context.Context, view string, x, y int, pointer stri
 			Message: fmt.Sprintf("(%d, %d) is not in the visible part of the page; scroll it into view first", x, y)}
 	}
 	vx, vy := e.view.ToViewportAt(now, fx, fy)
+	// The element under the point must hold still two frames running.
+	f := float64(a.t.ZoomPercent()) / 100
+	if f <= 0 {
+		f = 1
+	}
+	if err := pagejs.AwaitPointStable(ctx, a.w, vx/f, vy/f, pagejs.ActionDeadline(ctx)); err != nil {
+		return input.Point{}, refusalFor(err, 0)
+	}
 	return input.Point{X: vx, Y: vy}, nil
 }
 
@@ -446,6 +459,9 @@ func (s *session) perform(ctx context.Context, t *browser.Tab, fn func(ctx conte
 		*a = *s.newAct(ctx, t)
 		r := fn(g, a)
 		a.finish(g)
+		if a.settled != nil && r == nil && g.Err() == nil && a.dialog == nil {
+			a.settled(g)
+		}
 		if errors.Is(context.Cause(g), browser.ErrDialogOpened) {
 			// onTab reports the dialog; the act says what reached the page.
 			return nil

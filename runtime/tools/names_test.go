@@ -68,10 +68,10 @@ func TestWithheldTargetNamesFollowThePolicy(t *testing.T) {
 		t.Fatalf("type receipt: %s", r.JSON)
 	}
 	unnamed(r)
-	r = call("browser_click", `{"tab":"`+tab+`","target":"`+h.actTarget(tab, "Hidden Under")+`"}`)
+	r = call("browser_click", `{"tab":"`+tab+`","timeout_ms":600,"target":"`+h.actTarget(tab, "Hidden Under")+`"}`)
 	actExpect(t, r, surface.StatusFailed, surface.EffectNone, surface.ReasonTargetObscured)
 	unnamed(r)
-	r = call("browser_sequence", `{"tab":"`+tab+`","steps":[{"action":"click","target":"`+h.actTarget(tab, "Save Ledger")+`"},{"action":"click","target":"`+h.actTarget(tab, "Hidden Under")+`"}]}`)
+	r = call("browser_sequence", `{"tab":"`+tab+`","timeout_ms":2000,"steps":[{"action":"click","target":"`+h.actTarget(tab, "Save Ledger")+`"},{"action":"click","target":"`+h.actTarget(tab, "Hidden Under")+`"}]}`)
 	if !strings.Contains(string(r.Envelope.Facts), "Clicked a button on") {
 		t.Fatalf("sequence rows: %s", r.JSON)
 	}
@@ -87,7 +87,7 @@ func TestWithheldTargetNamesFollowThePolicy(t *testing.T) {
 	if r.Envelope.Summary != `Clicked the "Save Ledger" button on `+host+`.` {
 		t.Fatalf("after the reload: %s", r.JSON)
 	}
-	r = call("browser_click", `{"tab":"`+tab+`","target":"`+h.actTarget(tab, "Hidden Under")+`"}`)
+	r = call("browser_click", `{"tab":"`+tab+`","timeout_ms":600,"target":"`+h.actTarget(tab, "Hidden Under")+`"}`)
 	if !strings.Contains(r.Envelope.Summary, "Cover Sheet") {
 		t.Fatalf("obscured after the reload: %s", r.JSON)
 	}

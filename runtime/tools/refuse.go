@@ -102,6 +102,10 @@ func refusalFor(err error, timeoutMs int) *surface.Refusal {
 					r.Message += " named " + q
 				}
 			}
+			r.Message += language.StillAfter(pe.Waited)
+		case pagejs.KindUnstable:
+			r.Reason = surface.ReasonTimeout
+			r.Message = pe.Detail + language.StillAfter(pe.Waited)
 		case pagejs.KindDisabled:
 			r.Reason = surface.ReasonTargetDisabled
 		case pagejs.KindReadOnly, pagejs.KindNotEditable, pagejs.KindNotFocusable:

@@ -54,6 +54,11 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 			}
 			ids[i] = id
 		}
+		if r := ac.ready(ctx, ids, func(i int) string {
+			return locator(a.Fields[i].Selector, "/fields/"+strconv.Itoa(i)+"/target", "/fields/"+strconv.Itoa(i)+"/selector")
+		}); r != nil {
+			return r
+		}
 		ac.arm(ctx)
 		for i, fl := range a.Fields {
 			if err := pagejs.SetValue(ctx, ac.w, ids[i], formValue(fl.Value)); err != nil {

@@ -84,6 +84,9 @@ func (h *Handler) BrowserPressKey(ctx context.Context, a *surface.BrowserPressKe
 			if r != nil {
 				return r
 			}
+			if r := ac.readyOne(ctx, id, locator(a.Selector, "/target", "/selector")); r != nil {
+				return r
+			}
 			it, err := pagejs.Describe(ctx, ac.w, id)
 			if err != nil {
 				return refusalFor(err, a.TimeoutMs)

@@ -72,6 +72,13 @@ func (ac *act) reveal(ctx context.Context, a *surface.BrowserScrollArgs, f *surf
 	if err == nil && mark != "" {
 		ac.wt.KeepBehind()
 	}
+	if pagejs.KindOf(err) == pagejs.KindHidden {
+		// Not rendered yet: wait for it as actions do (actionable.go), then reveal.
+		if r := ac.readyToReveal(ctx, id, pointer); r != nil {
+			return r
+		}
+		p, err = pagejs.Reveal(ctx, ac.w, id, "")
+	}
 	if err != nil {
 		if errors.Is(context.Cause(ctx), browser.ErrDialogOpened) {
 			ac.note(surface.EffectApplied) // a scroll handler answered with a dialog

@@ -69,6 +69,9 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 			if id, r = ac.resolve(ctx, a.Target, a.Selector, pointer); r != nil {
 				return r
 			}
+			if r = ac.readyOne(ctx, id, pointer); r != nil {
+				return r
+			}
 		}
 		it, err := pagejs.Describe(ctx, ac.w, id)
 		if err != nil {

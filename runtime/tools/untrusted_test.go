@@ -125,13 +125,13 @@ func TestUntrustedButtonName(t *testing.T) {
 	}
 
 	// The same name on what covers a target: the refusal quotes it the same way.
-	o := h.call("browser_click", `{"target":"`+h.actTarget(tab, "Under")+`"}`)
+	o := h.call("browser_click", `{"timeout_ms":600,"target":"`+h.actTarget(tab, "Under")+`"}`)
 	actExpect(t, o, surface.StatusFailed, surface.EffectNone, surface.ReasonTargetObscured)
 	i := strings.Index(o.Envelope.Summary, "named ")
 	if i < 0 {
 		t.Fatalf("obscured summary: %s", o.JSON)
 	}
-	if q, rest := sentenceQuote(t, o.Envelope.Summary, i); q != `"Cover ing overlay"` || rest != "." {
+	if q, rest := sentenceQuote(t, o.Envelope.Summary, i); q != `"Cover ing overlay"` || !stillAfter.MatchString(rest) {
 		t.Fatalf("the covering name closed its quote early: %q then %q", q, rest)
 	}
 	quotedOnce(t, o)

@@ -39,6 +39,9 @@ type Point struct {
 type LocateOptions struct {
 	AllowDisabled bool `json:"allowDisabled"`
 	AllowObscured bool `json:"allowObscured"`
+	// Keys: the action reaches the element by focus or page code, not at a
+	// point (AwaitActionable): it is neither scrolled to nor hit-tested.
+	Keys bool `json:"keys,omitempty"`
 	// Mark rides in the call's message, unread by the page code, for a
 	// caller that sends a message right behind it (browser.NewSendMark).
 	Mark string `json:"mark,omitempty"`

@@ -3,6 +3,7 @@ package pagejs
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Kind classifies a perception or action failure so callers can branch
@@ -43,6 +44,9 @@ const (
 	// KindNavigated means the document was replaced while the call ran; it
 	// may or may not have taken effect.
 	KindNavigated
+	// KindUnstable means the element kept moving (its box changed between
+	// animation frames) until the call's deadline.
+	KindUnstable
 )
 
 var kindNames = [...]string{
@@ -62,6 +66,7 @@ var kindNames = [...]string{
 	KindRejected:     "rejected",
 	KindNotFocusable: "not_focusable",
 	KindNavigated:    "navigated",
+	KindUnstable:     "unstable",
 }
 
 func (k Kind) String() string {
@@ -90,6 +95,9 @@ type Error struct {
 	Role   string // KindObscured: role of the covering element
 	Name   string // KindObscured: name of the covering element
 	Err    error  // underlying transport error, if any
+	// Waited is how long an action waited for its target before this
+	// refusal (AwaitActionable); zero for a refusal at the first look.
+	Waited time.Duration
 }
 
 func (e *Error) Error() string {

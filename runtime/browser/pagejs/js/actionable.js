@@ -1,0 +1,108 @@
+// actionable.js: one look at a target for the actionability decision
+// (input.Decide, fed by AwaitActionable once per animation frame). It never
+// fails on a condition the page may still change (hidden, disabled,
+// covered): it reports them. Only a gone element throws (lookup).
+
+function actSample(a) {
+  const cx = mkcx(a);
+  const el = lookup(a.id);
+  const tgt = effective(el);
+  const s = { vis: false, en: true, hit: false };
+  if (visState(el) !== VIS_SHOWN) return s;
+  s.en = !el.closest('[inert]') && (!!a.allowDisabled || !isDisabled(tgt, tgt.localName));
+  if (a.keys) {
+    // Focus and page code reach the element wherever it is.
+    s.box = boxOf(el);
+    s.vis = true;
+    s.hit = true;
+    return s;
+  }
+  let scrolled = false;
+  let b = boxOf(el);
+  if (!inView(b)) {
+    bringIntoView(el);
+    scrolled = true;
+    b = boxOf(el);
+  }
+  let p = hitPoint(el, tgt, b);
+  if (!p && !scrolled && a.first) {
+    // Only the first look scrolls a covered element to the centre: later
+    // ones wait for the cover to go rather than chase it.
+    bringIntoView(el);
+    scrolled = true;
+    b = boxOf(el);
+    p = hitPoint(el, tgt, b);
+  }
+  s.box = b;
+  s.scrolled = scrolled;
+  if (!p) {
+    const v = viewport();
+    const x = b.x + b.width / 2, y = b.y + b.height / 2;
+    if (x < 0 || y < 0 || x >= v.w || y >= v.h) return s;
+    s.vis = true;
+    if (!a.allowObscured) {
+      const c = describeCover(deepHit(x, y), el, cx);
+      s.coverRole = c.role;
+      s.coverName = c.name;
+      return s;
+    }
+    p = { x: x, y: y };
+  }
+  s.vis = true;
+  s.hit = true;
+  s.x = p.x;
+  s.y = p.y;
+  // What a locate answers, read only once the target can take the action.
+  if (s.en) {
+    const tag = el.localName;
+    const role = classify(el, tag);
+    const ttag = tgt.localName;
+    s.role = role || 'generic';
+    s.name = cut(nameOf(el, tag, role, cx), cx.nameMax);
+    s.tag = ttag;
+    s.inputType = ttag === 'input' ? tgt.type : '';
+    s.sx = scrollX;
+    s.sy = scrollY;
+    if (isCredential(tgt, ttag, cx)) s.credential = true;
+    if (isEditable(tgt, ttag)) s.editable = true;
+  }
+  return s;
+}
+
+// pointSample: the element at a top-viewport point and its box, for a view
+// point's stability (the same element, the same box, two frames running).
+function pointSample(a) {
+  const e = deepHit(a.x, a.y);
+  if (!e || e.nodeType !== 1) return { key: 0 };
+  return { key: idOf(e), box: boxOf(e) };
+}
+
+// dragSample: during a drag, the element under the destination point and its
+// box, and the dragged element's box (input.PaceDrag decides from them).
+function dragSample(a) {
+  const e = deepHit(a.x, a.y);
+  const out = { key: 0 };
+  if (e && e.nodeType === 1) {
+    out.key = idOf(e);
+    out.box = boxOf(e);
+  }
+  if (a.src > 0) {
+    const r = regById.get(a.src);
+    const s = r && r.deref();
+    if (s && alive(s)) out.src = boxOf(s);
+  }
+  return out;
+}
+
+// dragPlace: where the dragged element sits in its document (its parent, its
+// index among the parent's children, its box), to tell after a drop whether
+// the page moved it.
+function dragPlace(a) {
+  const r = regById.get(a.id);
+  const el = r && r.deref();
+  if (!el || !alive(el)) return { gone: true };
+  const p = el.parentNode;
+  let i = 0;
+  for (let n = el; n.previousElementSibling; n = n.previousElementSibling) i++;
+  return { parent: p && p.nodeType === 1 ? idOf(p) : 0, index: i, box: boxOf(el) };
+}

@@ -1,0 +1,42 @@
+package tools
+
+import (
+	"context"
+	"errors"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+)
+
+// ready waits, frame by frame within the call's timeout, until every element
+// can take key input or a value: attached, rendered, enabled and holding
+// still (pagejs.AwaitAllActionable; no point is pressed, so covers do not
+// matter and nothing is scrolled). pointer names the argument of element i
+// for the refusal.
+func (a *act) ready(ctx context.Context, ids []int, pointer func(i int) string) *surface.Refusal {
+	return a.readyWith(ctx, ids, pointer, pagejs.LocateOptions{Keys: true, AllowObscured: true})
+}
+
+// readyToReveal waits for an element a scroll is to reveal to be rendered
+// and still (disabled or covered, it can still be shown).
+func (a *act) readyToReveal(ctx context.Context, id int, pointer string) *surface.Refusal {
+	return a.readyWith(ctx, []int{id}, func(int) string { return pointer }, pagejs.LocateOptions{Keys: true, AllowObscured: true, AllowDisabled: true})
+}
+
+func (a *act) readyWith(ctx context.Context, ids []int, pointer func(i int) string, opt pagejs.LocateOptions) *surface.Refusal {
+	_, err := pagejs.AwaitAllActionable(ctx, a.w, ids, opt, pagejs.ActionDeadline(ctx))
+	if err == nil {
+		return nil
+	}
+	r := refusalFor(err, 0)
+	var ae *pagejs.ActionableError
+	if errors.As(err, &ae) && r.Pointer == "" {
+		r.Pointer = pointer(ae.Index)
+	}
+	return r
+}
+
+// readyOne is ready for one element named by one argument.
+func (a *act) readyOne(ctx context.Context, id int, pointer string) *surface.Refusal {
+	return a.ready(ctx, []int{id}, func(int) string { return pointer })
+}
