@@ -1,5 +1,5 @@
 // actionable.js: one look at a target for the actionability decision
-// (input.Decide, fed by AwaitActionable once per animation frame). It never
+// (actionable.Decide, fed by AwaitActionable once per animation frame). It never
 // fails on a condition the page may still change (hidden, disabled,
 // covered): it reports them. Only a gone element throws (lookup).
 
