@@ -45,6 +45,9 @@ type Config struct {
 	OnStart    func(startup string)
 	Path       string // explicit browser binary, tried before PATH
 	Endpoint   string // ws://… DevTools URL, or http://host:port resolved through /json/version
+	// wallURL is the default context's policy proxy a launch routes through
+	// (wall.go); "" launches without one (Launch, for sibling packages' tests).
+	wallURL string
 	// Isolation is IsolationSession (default: each workspace its own browser
 	// context) or IsolationShared (every workspace in the default context).
 	// IsolationNow, when set, is read as each workspace is made and overrides
