@@ -48,6 +48,9 @@ type Config struct {
 	// wallURL is the default context's policy proxy a launch routes through
 	// (wall.go); "" launches without one (Launch, for sibling packages' tests).
 	wallURL string
+	// noWall creates contexts without a policy proxy: only the cost
+	// measurement sets it (wall_bench_test.go), to compare.
+	noWall bool
 	// Isolation is IsolationSession (default: each workspace its own browser
 	// context) or IsolationShared (every workspace in the default context).
 	// IsolationNow, when set, is read as each workspace is made and overrides

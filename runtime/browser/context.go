@@ -90,7 +90,7 @@ func (bc *wsContext) create() {
 	ctx, cancel := context.WithTimeout(bc.c.ctx, bc.c.b.cfg.CloseTimeout)
 	defer cancel()
 	req := proto.TargetCreateBrowserContext{DisposeOnDetach: true}
-	if bc.c.routable() {
+	if bc.c.routable() && !bc.c.b.cfg.noWall {
 		w, err := bc.ws.startWall()
 		if err != nil {
 			bc.err = err

@@ -23,6 +23,7 @@ package browser
 // beacon as it closes goes nowhere).
 
 import (
+	"net"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -226,3 +227,19 @@ func (c *conn) keepWall(p *netwall.Proxy) {
 		_ = p.Close()
 	}()
 }
+
+// EndpointRemote reports that a configured DevTools endpoint is not on this
+// machine's loopback: such a browser cannot reach a policy proxy here.
+func EndpointRemote(endpoint string) bool {
+	if endpoint == "" {
+		return false
+	}
+	h := EndpointHost(endpoint)
+	if host, _, err := net.SplitHostPort(h); err == nil {
+		h = host
+	}
+	return !loopbackHost(h)
+}
+
+// EndpointRemote is EndpointRemote of the configured endpoint.
+func (b *Browser) EndpointRemote() bool { return EndpointRemote(b.cfg.Endpoint) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -225,5 +226,31 @@ func TestWallDeniedNavigationConnectsNowhere(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestWallRefusalIsItsSessions: a refusal the proxy of one session's
+// context reports is counted in that session's next result, not another's.
+func TestWallRefusalIsItsSessions(t *testing.T) {
+	h := newPageHost(t, wallPages)
+	d := newDenied(t)
+	one, other := newWS(t), newWS(t)
+	ctx := governed(t, onlyA(true))
+	openTab(t, other, "http://"+h.addr+"/sw.js")
+	tab := openTab(t, one, "http://"+h.addr+"/sw.js")
+	_, _ = other.TakeBlocked()
+	if _, err := tab.Navigate(ctx, h.url("/payment", d), NavigateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the refusal", func() bool { return refusedFor(one, d) })
+	n, hosts := one.TakeBlocked()
+	if n < 1 || !slices.Contains(hosts, d.addr) {
+		t.Fatalf("the session's own result counts %d %v", n, hosts)
+	}
+	if n, hosts := other.TakeBlocked(); n != 0 || refusedFor(other, d) {
+		t.Fatalf("the other session's result counts %d %v", n, hosts)
+	}
+	if !d.nothing() {
+		t.Fatalf("the denied host saw %s", d.saw())
 	}
 }

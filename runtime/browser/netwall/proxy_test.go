@@ -25,7 +25,7 @@ type counted struct {
 	requests atomic.Int64
 }
 
-func listen(t *testing.T, ip string) *counted {
+func listen(t testing.TB, ip string) *counted {
 	t.Helper()
 	ln, err := net.Listen("tcp", ip+":0")
 	if err != nil {
