@@ -254,3 +254,27 @@ func TestWallRefusalIsItsSessions(t *testing.T) {
 		t.Fatalf("the denied host saw %s", d.saw())
 	}
 }
+
+// TestWallDefaultContext: the launched browser's default context (shared
+// isolation) goes through the proxy given at launch.
+func TestWallDefaultContext(t *testing.T) {
+	h := newPageHost(t, wallPages)
+	for _, ch := range []channel{{path: "/payment", pageDone: true}, {path: "/pagehide", end: closeTab}} {
+		t.Run(ch.name(), func(t *testing.T) {
+			d := newDenied(t)
+			ws := newSharedWS(t)
+			ctx := governed(t, onlyA(true))
+			tab := openTab(t, ws, "http://"+h.addr+"/sw.js")
+			if _, err := tab.Navigate(ctx, h.url(ch.path, d), NavigateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if ch.end != nil {
+				ch.end(t, ws, tab)
+			}
+			eventually(t, "the refusal", func() bool { return refusedFor(ws, d) })
+			if !d.nothing() {
+				t.Fatalf("the denied host saw %s", d.saw())
+			}
+		})
+	}
+}
