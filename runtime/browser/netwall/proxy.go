@@ -73,6 +73,7 @@ func Start(cfg Config) (*Proxy, error) {
 		return nil, err
 	}
 	p := &Proxy{cfg: cfg, ln: ln, slot: make(chan struct{}, maxConns), conns: map[net.Conn]struct{}{}}
+	listening.Store(p.Addr().Port(), struct{}{})
 	p.wg.Add(1)
 	go p.serve()
 	return p, nil
@@ -92,6 +93,7 @@ func (p *Proxy) Close() error {
 		return nil
 	}
 	p.closed = true
+	listening.Delete(p.Addr().Port())
 	for c := range p.conns {
 		_ = c.Close()
 	}
@@ -252,10 +254,19 @@ func (p *Proxy) admit(ctx context.Context, hostport, asked string) ([]netip.Addr
 	return out, nil
 }
 
-// own reports a request for the proxy's own listener (a loop).
+// listening holds the ports of every proxy this process serves: a request
+// for any of them (its own, a loop; another context's, a way round that
+// context's decision) is refused.
+var listening sync.Map // uint16 port -> struct{}
+
+// own reports a request for a port some proxy of this process listens on,
+// at a loopback or unspecified address.
 func (p *Proxy) own(a netip.Addr, port int) bool {
-	ap := p.Addr()
-	return port == int(ap.Port()) && (a == ap.Addr() || a.IsUnspecified())
+	if port < 1 || port > 65535 || !(a.IsLoopback() || a.IsUnspecified()) {
+		return false
+	}
+	_, ok := listening.Load(uint16(port))
+	return ok
 }
 
 func (p *Proxy) refused(r Refusal) {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -246,6 +247,10 @@ func TestRefusesLoopsOriginFormAndHugeHeaders(t *testing.T) {
 	c := client(p)
 	if code, _ := get(t, c, p.URL()+"/"); code != http.StatusForbidden {
 		t.Fatalf("a request for the proxy itself answered %d", code)
+	}
+	other := start(t, Config{}) // another context's proxy: no way round its decision
+	if code, _ := get(t, c, "http://localhost:"+strconv.Itoa(int(other.Addr().Port()))+"/"); code != http.StatusForbidden {
+		t.Fatalf("a request for another proxy answered %d", code)
 	}
 	for _, raw := range []string{
 		"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
