@@ -48,11 +48,13 @@ type conn struct {
 	guards    map[proto.TargetSessionID]*guard
 	guardOf   map[proto.TargetTargetID]*guard
 	creating  int
-	guardWake chan struct{}  // closed (and replaced) when a guard attaches
-	between   Boundary       // the latest call's configured boundary, for shared workers
-	dl        connDownloads  // downloads by guid, behaviour per context (downloads.go)
-	files     filesSeen      // whether the browser reads this server's files (files.go)
-	wall      *netwall.Proxy // the default context's policy proxy, when launched with one (wall.go)
+	guardWake chan struct{} // closed (and replaced) when a guard attaches
+	between   Boundary      // the latest call's configured boundary, for shared workers
+	dl        connDownloads // downloads by guid, behaviour per context (downloads.go)
+	files     filesSeen     // whether the browser reads this server's files (files.go)
+
+	// wall is the default context's policy proxy, when launched with one (wall.go).
+	wall *netwall.Proxy
 }
 
 // dial opens the websocket and starts rod on top of a tapped transport, so that the

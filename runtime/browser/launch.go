@@ -120,7 +120,7 @@ func launch(ctx context.Context, cfg Config, bin string) (*process, string, erro
 	disabled := append([]string(nil), disabledFeatures...)
 	for _, f := range cfg.ExtraFlags {
 		name, val, hasVal := strings.Cut(strings.TrimLeft(strings.TrimSpace(f), "-"), "=")
-		if name == "" || strings.HasPrefix(name, "rod-") {
+		if name == "" || strings.HasPrefix(name, "rod-") || wallFlag(name) {
 			continue
 		}
 		switch {

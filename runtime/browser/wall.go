@@ -243,3 +243,17 @@ func EndpointRemote(endpoint string) bool {
 
 // EndpointRemote is EndpointRemote of the configured endpoint.
 func (b *Browser) EndpointRemote() bool { return EndpointRemote(b.cfg.Endpoint) }
+
+// wallFlags are the browser flags that would route around the policy proxy
+// or let WebRTC send outside it: extra flags naming them are dropped.
+var wallFlags = []string{"proxy-server", "proxy-bypass-list", "proxy-pac-url", "no-proxy-server",
+	"proxy-auto-detect", "winhttp-proxy-resolver", "force-webrtc-ip-handling-policy", "host-resolver-rules", "host-rules"}
+
+func wallFlag(name string) bool {
+	for _, f := range wallFlags {
+		if strings.EqualFold(name, f) {
+			return true
+		}
+	}
+	return false
+}

@@ -128,3 +128,14 @@ func (h *pageHost) url(path string, d *denied) string {
 func admitAll(all bool) Boundary {
 	return Boundary{All: all, Admit: func(string, RequestKind) (bool, string) { return true, "" }}
 }
+
+func TestWallFlagsDropped(t *testing.T) {
+	for _, f := range []string{"proxy-server", "Proxy-Bypass-List", "no-proxy-server", "force-webrtc-ip-handling-policy", "host-resolver-rules"} {
+		if !wallFlag(f) {
+			t.Errorf("%s is not dropped", f)
+		}
+	}
+	if wallFlag("window-size") {
+		t.Error("window-size is dropped")
+	}
+}
