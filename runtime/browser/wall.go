@@ -41,6 +41,37 @@ type wsWall struct {
 	mu       sync.Mutex
 	between  Boundary // the latest call's configured boundary
 	governed bool     // some call has governed the workspace
+	// unreached is the latest host the proxy could not reach and the
+	// network error the browser would have met (a navigation there fails
+	// with a 502 from the proxy; navigate.go says the real error).
+	unreached, unreachedErr string
+}
+
+func (w *wsWall) noteUnreachable(host, netError string) {
+	w.mu.Lock()
+	w.unreached, w.unreachedErr = host, netError
+	w.mu.Unlock()
+}
+
+// realNetError is the network error behind a navigation the proxy failed
+// to connect (Chromium reports the proxy's 502 as a response code failure).
+func (ws *Workspace) realNetError(rawURL, text string) string {
+	if text != "net::ERR_HTTP_RESPONSE_CODE_FAILURE" && text != "net::ERR_TUNNEL_CONNECTION_FAILED" {
+		return text
+	}
+	host, ok := requestHost(rawURL)
+	if !ok {
+		return text
+	}
+	if h, p, err := net.SplitHostPort(host); err == nil && (p == "80" || p == "443") {
+		host = h
+	}
+	ws.wall.mu.Lock()
+	defer ws.wall.mu.Unlock()
+	if ws.wall.unreached == host {
+		return ws.wall.unreachedErr
+	}
+	return text
 }
 
 // noteWallBetween records the configured boundary a call brought.
@@ -114,7 +145,8 @@ func (ws *Workspace) startWall() (*netwall.Proxy, error) {
 			bs, released := ws.wallBoundaries(nil)
 			return wallRules(bs, released)
 		},
-		Refused: ws.recordRefusal,
+		Refused:     ws.recordRefusal,
+		Unreachable: ws.wall.noteUnreachable,
 	})
 }
 
@@ -141,6 +173,11 @@ func (b *Browser) startSharedWall(holder *connHolder) (*netwall.Proxy, error) {
 				if len(ws.liveTabs()) > 0 || len(wss) == 1 {
 					ws.recordRefusal(r)
 				}
+			}
+		},
+		Unreachable: func(host, netError string) {
+			for _, ws := range b.sharedWorkspaces() {
+				ws.wall.noteUnreachable(host, netError)
 			}
 		},
 	})

@@ -49,6 +49,7 @@ func (p *Proxy) forward(c net.Conn, req *http.Request, up *upstream) (keep bool,
 		}
 		cancel()
 		if err != nil {
+			p.unreachable(asked, err)
 			refuseStatus(c, statusFor(err))
 			return false, nil
 		}
@@ -119,6 +120,7 @@ func (p *Proxy) tunnel(c net.Conn, br *bufio.Reader, req *http.Request) {
 	}
 	cancel()
 	if err != nil {
+		p.unreachable(asked, err)
 		refuseStatus(c, statusFor(err))
 		return
 	}

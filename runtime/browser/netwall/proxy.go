@@ -8,9 +8,11 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -49,6 +51,11 @@ type Config struct {
 	Rules func() Rules
 	// Refused is told of each refusal, on the connection's goroutine.
 	Refused func(Refusal)
+	// Unreachable is told of each admitted host the proxy could not reach,
+	// with the network error the browser would have met connecting itself
+	// ("net::ERR_CONNECTION_REFUSED"): through a proxy the browser only sees
+	// a 502, so its owner can say what happened.
+	Unreachable func(host, netError string)
 	// Resolve resolves a host name (nil: the system resolver).
 	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
 }
@@ -313,6 +320,29 @@ func dial(ctx context.Context, addrs []netip.AddrPort) (net.Conn, error) {
 func refuseStatus(c net.Conn, code int) {
 	_, _ = io.WriteString(c, "HTTP/1.1 "+strconv.Itoa(code)+" "+http.StatusText(code)+
 		"\r\nContent-Length: 0\r\nConnection: close\r\nProxy-Connection: close\r\n\r\n")
+}
+
+// netError names a failed resolution or dial as Chromium would.
+func netError(err error) string {
+	var dns *net.DNSError
+	switch {
+	case errors.As(err, &dns):
+		return "net::ERR_NAME_NOT_RESOLVED"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "net::ERR_CONNECTION_REFUSED"
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
+		return "net::ERR_CONNECTION_TIMED_OUT"
+	case errors.Is(err, syscall.ENETUNREACH), errors.Is(err, syscall.EHOSTUNREACH):
+		return "net::ERR_ADDRESS_UNREACHABLE"
+	}
+	return "net::ERR_CONNECTION_FAILED"
+}
+
+// unreachable reports an admitted host the proxy could not reach.
+func (p *Proxy) unreachable(asked string, err error) {
+	if p.cfg.Unreachable != nil && !errors.Is(err, errRefused) {
+		p.cfg.Unreachable(asked, netError(err))
+	}
 }
 
 func statusFor(err error) int {
