@@ -107,10 +107,13 @@ func signFile(t *testing.T, priv ed25519.PrivateKey, path string) {
 // TestLivePolicyExplainAgreesWithCLI: `ghostlight explain` prints, line for
 // line, what policy_explain tells a model (apart from locations and the
 // files in force), and the model's result holds no path and no layer text.
+// (Manual startup with no endpoint is shared isolation in an attached
+// browser: hosts.requests "all" starts there only because the organization
+// accepts interception only, and both say the boundary is interception only.)
 func TestLivePolicyExplainAgreesWithCLI(t *testing.T) {
 	dir := shortTempDir(t)
 	env := policyEnv(t, dir,
-		"package acme\n\n// LAYER-TEXT-MARKER: the organization's own words.\norganization: {name: \"Acme\", id: \"acme\"}\ncapabilities: execute: \"deny\"\nhosts: allow: [\"127.0.0.1\", \"*.acme.test\"]\nhosts: deny: [\"admin.acme.test\"]\naudit: keep: 3\n",
+		"package acme\n\n// LAYER-TEXT-MARKER: the organization's own words.\norganization: {name: \"Acme\", id: \"acme\"}\ncapabilities: execute: \"deny\"\nhosts: allow: [\"127.0.0.1\", \"*.acme.test\"]\nhosts: deny: [\"admin.acme.test\"]\naudit: keep: 3\nbrowser: accept_interception_only: true\n",
 		"capabilities: write: \"deny\"\ntabs: close: \"deny\"\n",
 		"hosts: allow: [\"127.0.0.1\"]\nhosts: requests: \"all\"\n")
 	priv, keyPath := writeKey(t, dir)
@@ -164,10 +167,14 @@ func TestLivePolicyExplainAgreesWithCLI(t *testing.T) {
 		"hosts requests: all (workspace)", "constraint tab_close: denied (user)", "setting privacy.preserve_target_names: false (command-line)",
 		"setting audit.keep: 3 (organization)", "startup: manual (command-line)", "organization: Acme (acme)",
 		"provenance: signed and verified (key " + fp + ")", "layers in force: ceiling, organization, user, workspace, command-line",
+		"setting browser.accept_interception_only: true (organization)",
 	} {
 		if !contains(model, w) {
 			t.Errorf("explanation lacks %q:\n%s", w, strings.Join(model, "\n"))
 		}
+	}
+	if note := model[len(model)-1]; !strings.HasPrefix(note, "note: ") || !strings.Contains(note, "request interception only") {
+		t.Errorf("the explanation does not say the boundary is interception only: %q", note)
 	}
 	var env2 surface.Envelope
 	json.Unmarshal(raw, &env2)
@@ -220,6 +227,12 @@ func TestLivePolicyRefusesToStart(t *testing.T) {
 	out = run(policyEnv(t, dir, "", "privacy: preserve_names: false\n", ""))
 	if !strings.Contains(out, user+":1:10: unknown field \"preserve_names\"") {
 		t.Errorf("unknown key: %s", out)
+	}
+	// hosts.requests "all" where no policy proxy routes the browser (manual
+	// startup, shared isolation) without the organization's acceptance.
+	out = run(policyEnv(t, dir, "", "hosts: requests: \"all\"\n", ""), "--startup", "manual")
+	if !strings.Contains(out, "request interception only") || !strings.Contains(out, "browser.accept_interception_only") {
+		t.Errorf("interception only: %s", out)
 	}
 	env := policyEnv(t, dir, "capabilities: execute: \"deny\"\n", "", "")
 	priv, keyPath := writeKey(t, dir)

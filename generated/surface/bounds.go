@@ -595,6 +595,31 @@ const (
 	PromptCharsMax = 2000
 )
 
+// ProxyConnections: Client connections one browser context's policy proxy serves at once; one more waits until one ends. (count)
+const (
+	ProxyConnectionsMax = 256
+)
+
+// ProxyDialMs: How long a policy proxy waits for a connection to an admitted address. (ms)
+const (
+	ProxyDialMsMax = 10000
+)
+
+// ProxyHeaderBytes: Bytes of one request's line and headers a policy proxy reads before refusing it. (bytes)
+const (
+	ProxyHeaderBytesMax = 65536
+)
+
+// ProxyIdleMs: How long a policy proxy keeps a connection with no traffic either way (a kept-alive client connection, a tunnel). (ms)
+const (
+	ProxyIdleMsMax = 120000
+)
+
+// ProxyResolveMs: How long a policy proxy waits to resolve a host name (once, before it checks every address). (ms)
+const (
+	ProxyResolveMsMax = 5000
+)
+
 // QueryChars: Characters of a search text, wait value or match. (chars)
 const (
 	QueryCharsMin = 1

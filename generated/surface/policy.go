@@ -222,6 +222,14 @@ var PolicySettings = []PolicySetting{{
 	Pointer: "/browser/isolation",
 	Type:    "string",
 }, {
+	Default: "false",
+	Doc:     "Whether `hosts.requests: \"all\"` may hold where Ghostlight cannot route the browser's contexts through its policy proxy (`shared` isolation in a browser it attached to, or an endpoint on another machine): there the boundary is request interception only, which speculation rules, FedCM, payment manifests, workers and keepalive requests can pass. `false` (the default) refuses to start there; only the organization layer may accept it.",
+	Key:     "browser.accept_interception_only",
+	Layer:   "organization",
+	Narrow:  "fixed",
+	Pointer: "/browser/accept_interception_only",
+	Type:    "boolean",
+}, {
 	Default: "deny",
 	Doc:     "Whether a page may download files (a click, a script, a navigation to an attachment). `deny` (the default) refuses every download in the browser and the result says so; `allow` saves it to a directory of the session's own, removed with the session, up to `download_bytes`. `deny` is narrower (`ghostlight serve --allow-downloads` sets `allow`).",
 	Enum:    []string{"deny", "allow"},
@@ -655,14 +663,15 @@ func (o *PolicyPrivacy) decode(d []byte, p *support.Path, extra string) *support
 
 // PolicyBrowser: How Ghostlight reaches a browser.
 type PolicyBrowser struct {
-	Startup   string `json:"startup,omitzero"`   // How a browser is found: `auto` (Ghostlight launches one), `connect` (attach to a configured DevTools endpoint) or `manual` (a person starts the browser). `manual` is the narrowest, `auto` the widest.
-	Isolation string `json:"isolation,omitzero"` // Whose cookies, storage and tabs a session sees: `session` gives each MCP session its own browser context (nothing shared with any other session), `shared` keeps one profile for one person's desktop use. `session` is narrower. With no layer setting it, a browser the person opened prepared for Ghostlight (connect or manual startup, no endpoint) is `shared`; every other browser is `session`.
+	Startup                string `json:"startup,omitzero"`                  // How a browser is found: `auto` (Ghostlight launches one), `connect` (attach to a configured DevTools endpoint) or `manual` (a person starts the browser). `manual` is the narrowest, `auto` the widest.
+	Isolation              string `json:"isolation,omitzero"`                // Whose cookies, storage and tabs a session sees: `session` gives each MCP session its own browser context (nothing shared with any other session), `shared` keeps one profile for one person's desktop use. `session` is narrower. With no layer setting it, a browser the person opened prepared for Ghostlight (connect or manual startup, no endpoint) is `shared`; every other browser is `session`.
+	AcceptInterceptionOnly *bool  `json:"accept_interception_only,omitzero"` // Whether `hosts.requests: "all"` may hold where Ghostlight cannot route the browser's contexts through its policy proxy (`shared` isolation in a browser it attached to, or an endpoint on another machine): there the boundary is request interception only, which speculation rules, FedCM, payment manifests, workers and keepalive requests can pass. `false` (the default) refuses to start there; only the organization layer may accept it.
 }
 
-var policyBrowserKeys = []string{"startup", "isolation"}
+var policyBrowserKeys = []string{"startup", "isolation", "accept_interception_only"}
 
 func (o *PolicyBrowser) decode(d []byte, p *support.Path, extra string) *support.Error {
-	var raw [2]support.Span
+	var raw [3]support.Span
 	if err := support.Members(d, p, policyBrowserKeys, raw[:], extra); err != nil {
 		return err
 	}
@@ -691,6 +700,14 @@ func (o *PolicyBrowser) decode(d []byte, p *support.Path, extra string) *support
 			return support.EnumError(p, "session, shared")
 		}
 		o.Isolation = v
+	}
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "accept_interception_only")
+		v, err := support.DecBool(d[r.Start:r.End], p)
+		if err != nil {
+			return err
+		}
+		o.AcceptInterceptionOnly = &v
 	}
 	return nil
 }
@@ -936,6 +953,10 @@ func (o *Policy) Lookup(pointer string) (any, bool) {
 	case "/browser/isolation":
 		if o.Browser != nil && o.Browser.Isolation != "" {
 			return o.Browser.Isolation, true
+		}
+	case "/browser/accept_interception_only":
+		if o.Browser != nil && o.Browser.AcceptInterceptionOnly != nil {
+			return *o.Browser.AcceptInterceptionOnly, true
 		}
 	case "/downloads":
 		if o.Downloads != "" {

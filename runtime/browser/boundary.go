@@ -18,6 +18,7 @@ package browser
 
 import (
 	"context"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
@@ -84,6 +85,10 @@ type Boundary struct {
 	// CeilingSockets refuse WebSockets to those listeners in every mode,
 	// ahead of Sockets.
 	CeilingSockets []SocketRule
+	// AdmitAddr decides every address a host resolves to, before the
+	// policy proxy connects (hosts.addresses: every connection, every mode);
+	// nil admits every address.
+	AdmitAddr func(ip netip.Addr) (allowed bool, layer string)
 }
 
 func (b Boundary) admit(host string, kind RequestKind) (bool, string) {
@@ -186,6 +191,7 @@ func (t *Tab) Boundary() Boundary { return t.bound.now() }
 func (t *Tab) govern(ctx context.Context, bd *binding, cb *callBoundary) func() {
 	prev := t.bound.now()
 	t.bound.set(cb.call, cb.between)
+	t.ws.noteWallBetween(cb.between)
 	bd.conn.noteBetween(ctx, cb.between)
 	if prev.socketKey() != cb.call.socketKey() {
 		bd.conn.applyTab(ctx, bd)

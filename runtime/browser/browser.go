@@ -192,8 +192,15 @@ func (b *Browser) connect(ctx context.Context) (*conn, error) {
 // launchConn launches bin with a private profile and connects to it.
 func (b *Browser) launchConn(ctx context.Context, bin Installed, found []Installed) (*conn, error) {
 	cfg := b.cfg
+	holder := &connHolder{}
+	wall, err := b.startSharedWall(holder) // the default context's proxy (wall.go)
+	if err != nil {
+		return nil, &Error{Kind: KindLaunchFailed, Op: "start", Browsers: []Installed{bin}, Err: err}
+	}
+	cfg.wallURL = wall.URL()
 	proc, u, err := launch(ctx, cfg, bin.Path)
 	if err != nil {
+		_ = wall.Close()
 		return nil, &Error{Kind: KindLaunchFailed, Op: "start", Browsers: []Installed{bin}, Err: err}
 	}
 	var c *conn
@@ -203,9 +210,15 @@ func (b *Browser) launchConn(ctx context.Context, bin Installed, found []Install
 		c, err = b.dial(ctx, u)
 	}
 	if err != nil {
+		_ = wall.Close()
 		_ = proc.stop(cfg.CloseTimeout)
 		return nil, &Error{Kind: KindLaunchFailed, Op: "start", Browsers: []Installed{bin}, Err: err}
 	}
+	holder.set(c)
+	c.mu.Lock()
+	c.wall = wall
+	c.mu.Unlock()
+	c.keepWall(wall)
 	if !c.adoptProcess(proc) {
 		_ = proc.stop(cfg.CloseTimeout)
 		return nil, &Error{Kind: KindLaunchFailed, Op: "start", Browsers: []Installed{bin}, Err: ErrBrowserGone}

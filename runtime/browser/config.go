@@ -45,6 +45,12 @@ type Config struct {
 	OnStart    func(startup string)
 	Path       string // explicit browser binary, tried before PATH
 	Endpoint   string // ws://… DevTools URL, or http://host:port resolved through /json/version
+	// wallURL is the default context's policy proxy a launch routes through
+	// (wall.go); "" launches without one (Launch, for sibling packages' tests).
+	wallURL string
+	// noWall creates contexts without a policy proxy: only the cost
+	// measurement sets it (wall_bench_test.go), to compare.
+	noWall bool
 	// Isolation is IsolationSession (default: each workspace its own browser
 	// context) or IsolationShared (every workspace in the default context).
 	// IsolationNow, when set, is read as each workspace is made and overrides

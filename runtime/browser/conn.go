@@ -13,6 +13,8 @@ import (
 	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/go-rod/rod/lib/utils"
+
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/netwall"
 )
 
 // conn is one DevTools connection to one browser process. It ends exactly once (the
@@ -50,6 +52,9 @@ type conn struct {
 	between   Boundary      // the latest call's configured boundary, for shared workers
 	dl        connDownloads // downloads by guid, behaviour per context (downloads.go)
 	files     filesSeen     // whether the browser reads this server's files (files.go)
+
+	// wall is the default context's policy proxy, when launched with one (wall.go).
+	wall *netwall.Proxy
 }
 
 // dial opens the websocket and starts rod on top of a tapped transport, so that the

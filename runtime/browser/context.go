@@ -14,6 +14,8 @@ import (
 	"context"
 
 	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/netwall"
 )
 
 // Isolation modes (policy browser.isolation).
@@ -25,9 +27,13 @@ const (
 // wsContext is one workspace's browser context on one connection.
 type wsContext struct {
 	c    *conn
+	ws   *Workspace
 	id   proto.BrowserBrowserContextID
 	done chan struct{} // closed once created (or failed)
 	err  error
+	// wall is the context's policy proxy (wall.go), nil when the browser
+	// cannot reach Ghostlight's loopback.
+	wall *netwall.Proxy
 }
 
 // isolated reports whether the workspace has a browser context of its own
@@ -51,7 +57,7 @@ func (ws *Workspace) browserContext(ctx context.Context, c *conn) (proto.Browser
 	}
 	bc := ws.bctx
 	if bc == nil || bc.c != c || bc.failed() {
-		bc = &wsContext{c: c, done: make(chan struct{})}
+		bc = &wsContext{c: c, ws: ws, done: make(chan struct{})}
 		ws.bctx = bc
 		go bc.create()
 	}
@@ -83,8 +89,22 @@ func (bc *wsContext) create() {
 	defer close(bc.done)
 	ctx, cancel := context.WithTimeout(bc.c.ctx, bc.c.b.cfg.CloseTimeout)
 	defer cancel()
-	res, err := proto.TargetCreateBrowserContext{DisposeOnDetach: true}.Call(bc.c.call(ctx, ""))
+	req := proto.TargetCreateBrowserContext{DisposeOnDetach: true}
+	if bc.c.routable() && !bc.c.b.cfg.noWall {
+		w, err := bc.ws.startWall()
+		if err != nil {
+			bc.err = err
+			return
+		}
+		bc.wall = w
+		bc.c.keepWall(w)
+		req.ProxyServer, req.ProxyBypassList = w.URL(), proxyBypass
+	}
+	res, err := req.Call(bc.c.call(ctx, ""))
 	if err != nil {
+		if bc.wall != nil {
+			_ = bc.wall.Close()
+		}
 		bc.err = err
 		return
 	}
@@ -153,6 +173,9 @@ func (ws *Workspace) disposeContext(ctx context.Context, c *conn) {
 	}
 	cancel()
 	_ = proto.TargetDisposeBrowserContext{BrowserContextID: bc.id}.Call(c.call(ctx, ""))
+	if bc.wall != nil { // after the context: its last pages' requests met a proxy that refused them
+		_ = bc.wall.Close()
+	}
 }
 
 // contextHasPages says whether the browser still lists a target of id.

@@ -78,6 +78,11 @@ func launch(ctx context.Context, cfg Config, bin string) (*process, string, erro
 		}
 	}
 
+	if err := writeWallPrefs(profile); err != nil { // wallprefs.go
+		removeDirs()
+		return nil, "", launchFailed(cfg, bin, "", err, "its profile directory could not be made in "+base)
+	}
+
 	out := &startOutput{max: surface.LaunchOutputBytesMax}
 	l := launcher.New().Context(ctx).
 		Bin(launchable(bin)).
@@ -95,6 +100,8 @@ func launch(ctx context.Context, cfg Config, bin string) (*process, string, erro
 		Set("disable-sync").
 		Set("no-first-run").
 		Set("disable-quic").
+		// WebRTC sends no UDP outside a proxy (STUN to any host; wall.go).
+		Set("force-webrtc-ip-handling-policy", "disable_non_proxied_udp").
 		// Windows the browser sizes by itself (a page's popup without a size) get the
 		// viewport's size as their outer size; windows Ghostlight opens are fitted exactly
 		// (fitViewport), and a tab a page opens from one inherits its window.
@@ -102,6 +109,9 @@ func launch(ctx context.Context, cfg Config, bin string) (*process, string, erro
 		// Crash reports and temp files land in owned dirs instead of $HOME/.config and
 		// /tmp, so removing those removes every trace of the run.
 		Env(append(os.Environ(), "XDG_CONFIG_HOME="+xdg, "TMPDIR="+tmpDir.Path())...)
+	if cfg.wallURL != "" { // every request of the default context passes the policy proxy (wall.go)
+		l.Set(flags.ProxyServer, cfg.wallURL).Set("proxy-bypass-list", proxyBypass)
+	}
 	if cfg.Headless {
 		// Headless pages have nobody to scroll with a scrollbar; without it a scrolling
 		// page's capture is the full viewport width (1280, not 1265) and matches innerWidth.
@@ -113,7 +123,7 @@ func launch(ctx context.Context, cfg Config, bin string) (*process, string, erro
 	disabled := append([]string(nil), disabledFeatures...)
 	for _, f := range cfg.ExtraFlags {
 		name, val, hasVal := strings.Cut(strings.TrimLeft(strings.TrimSpace(f), "-"), "=")
-		if name == "" || strings.HasPrefix(name, "rod-") {
+		if name == "" || strings.HasPrefix(name, "rod-") || wallFlag(name) {
 			continue
 		}
 		switch {

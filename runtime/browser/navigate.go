@@ -137,7 +137,11 @@ func (bd *binding) navigate(ctx context.Context, rawURL string, o NavigateOption
 			_ = bd.wait(ctx, func() bool { return bd.committed[nav.LoaderID] })
 		}
 		bd.dropFreshBlank(ctx, genBefore)
-		return bd.fail(ctx, op, &Error{Kind: KindNavigation, NetError: nav.ErrorText}, committed())
+		netErr := nav.ErrorText
+		if bd.tab != nil && bd.tab.ws != nil { // behind the policy proxy's 502 (wall.go)
+			netErr = bd.tab.ws.realNetError(rawURL, netErr)
+		}
+		return bd.fail(ctx, op, &Error{Kind: KindNavigation, NetError: netErr}, committed())
 	}
 	bd.dropFreshBlank(ctx, genBefore)
 	land := bd.observe(ctx)

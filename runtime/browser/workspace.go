@@ -43,6 +43,7 @@ type Workspace struct {
 	bctx      *wsContext
 
 	spare spares // blank windows kept ready for the next new tab (spare.go)
+	wall  wsWall // its part of its policy proxy's decision (wall.go)
 }
 
 // TabInfo is one controlled tab as the browser shows it now.

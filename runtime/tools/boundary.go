@@ -12,6 +12,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"slices"
 	"sort"
 
@@ -30,6 +31,14 @@ func boundaryOf(a *governance.Authority) browser.Boundary {
 	b := browser.Boundary{
 		Admit: func(host string, _ browser.RequestKind) (bool, string) {
 			if r := a.AdmitHost(host); r != nil {
+				return false, r.Layer
+			}
+			return true, ""
+		},
+		// Every address a name resolves to, at the policy proxy, in every
+		// mode (hosts.addresses and address denials: governance/addresses.go).
+		AdmitAddr: func(ip netip.Addr) (bool, string) {
+			if r := a.AdmitAddr(ip); r != nil {
 				return false, r.Layer
 			}
 			return true, ""

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
@@ -19,6 +20,9 @@ func (h *Handler) PolicyExplain(ctx context.Context, a *surface.PolicyExplainArg
 		auth = inv.Authority
 	}
 	f := auth.Explain()
+	if note := auth.InterceptionOnlyNote(h.b != nil && h.b.EndpointRemote()); note != "" {
+		f.Note = strings.TrimSpace(f.Note + " " + note)
+	}
 	summary := fmt.Sprintf("Explained %s over %s in force. %s", language.Plural(len(f.Capabilities), "capability area", "capability areas"), language.Plural(len(f.Layers), "layer", "layers"), f.Situation)
 	if f.Note != "" {
 		summary += " " + f.Note

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/runtime/audit"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
@@ -55,7 +56,11 @@ func explain(args []string, out io.Writer) error {
 		return err
 	}
 	a := l.Current()
-	for _, line := range governance.Render(a.Explain(), a.Locate()) {
+	f := a.Explain()
+	if note := a.InterceptionOnlyNote(browser.EndpointRemote(*endpoint)); note != "" {
+		f.Note = strings.TrimSpace(f.Note + " " + note)
+	}
+	for _, line := range governance.Render(f, a.Locate()) {
 		fmt.Fprintln(out, line)
 	}
 	for _, f := range a.Files() {

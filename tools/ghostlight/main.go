@@ -137,6 +137,11 @@ func serve(args []string) error {
 		return err
 	}
 	initial := policy.Current()
+	// hosts.requests "all" where no proxy can route the browser is refused
+	// unless the organization accepted interception only (browser/wall.go).
+	if err := initial.InterceptionOnlyRefusal(browser.EndpointRemote(f.endpoint)); err != nil {
+		return err
+	}
 	auditCfg, err := policyAudit(initial, *auditPath)
 	if err != nil {
 		return err

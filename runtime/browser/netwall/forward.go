@@ -1,0 +1,173 @@
+package netwall
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"time"
+)
+
+// upstream is the connection a client connection's requests were last
+// forwarded on, kept for the next request to the same host:port.
+type upstream struct {
+	hostport string
+	c        net.Conn
+	br       *bufio.Reader
+}
+
+func (u *upstream) close() { _ = u.c.Close() }
+
+// hopHeaders are the headers of one hop, never forwarded.
+var hopHeaders = []string{"Proxy-Connection", "Proxy-Authorization", "Proxy-Authenticate", "Keep-Alive", "Te", "Trailer", "Upgrade"}
+
+// forward carries one absolute-URI request and its response. keep says the
+// client connection may carry another; next is the upstream kept for it.
+func (p *Proxy) forward(c net.Conn, req *http.Request, up *upstream) (keep bool, next *upstream) {
+	hostport, asked, ok := target(req)
+	if !ok {
+		refuseStatus(c, http.StatusBadRequest)
+		return false, up
+	}
+	if up != nil && up.hostport != hostport {
+		up.close()
+		up = nil
+	}
+	if up == nil || p.decided(asked, hostport) != nil {
+		// Asked afresh for each request: the decision may have narrowed
+		// since the upstream connection was made.
+		if up != nil {
+			up.close()
+			up = nil
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), resolveWait+dialWait)
+		addrs, err := p.admit(ctx, hostport, asked)
+		var uc net.Conn
+		if err == nil {
+			uc, err = dial(ctx, addrs)
+		}
+		cancel()
+		if err != nil {
+			p.unreachable(asked, err)
+			refuseStatus(c, statusFor(err))
+			return false, nil
+		}
+		up = &upstream{hostport: hostport, c: uc, br: bufio.NewReader(uc)}
+	}
+	upgrade := req.Header.Get("Upgrade") != ""
+	up2 := req.Header.Get("Upgrade")
+	for _, h := range hopHeaders {
+		req.Header.Del(h)
+	}
+	if upgrade {
+		req.Header.Set("Upgrade", up2)
+		req.Header.Set("Connection", "Upgrade")
+	}
+	req.RequestURI = ""
+	_ = up.c.SetDeadline(time.Now().Add(idleWait))
+	if err := req.Write(up.c); err != nil {
+		refuseStatus(c, http.StatusBadGateway)
+		return false, up
+	}
+	resp, err := http.ReadResponse(up.br, req)
+	if err != nil {
+		refuseStatus(c, http.StatusBadGateway)
+		return false, up
+	}
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		_ = resp.Write(c)
+		splice(c, nil, up.c, up.br)
+		return false, up
+	}
+	resp.Header.Del("Keep-Alive")
+	werr := resp.Write(c)
+	_ = resp.Body.Close()
+	if werr != nil || resp.Close || req.Close {
+		return false, up
+	}
+	return true, up
+}
+
+// decided re-asks only the host decision for a kept upstream connection (its
+// addresses were checked when it was made); nil when admitted.
+func (p *Proxy) decided(asked, _ string) error {
+	var rules Rules
+	if p.cfg.Rules != nil {
+		rules = p.cfg.Rules()
+	}
+	if rules.Host != nil {
+		if ok, _ := rules.Host(asked); !ok {
+			return errRefused
+		}
+	}
+	return nil
+}
+
+// tunnel serves CONNECT: decided and dialled like a request, then bytes
+// both ways until either side ends or the tunnel idles past the bound.
+func (p *Proxy) tunnel(c net.Conn, br *bufio.Reader, req *http.Request) {
+	hostport, asked, ok := target(req)
+	if !ok {
+		refuseStatus(c, http.StatusBadRequest)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), resolveWait+dialWait)
+	addrs, err := p.admit(ctx, hostport, asked)
+	var uc net.Conn
+	if err == nil {
+		uc, err = dial(ctx, addrs)
+	}
+	cancel()
+	if err != nil {
+		p.unreachable(asked, err)
+		refuseStatus(c, statusFor(err))
+		return
+	}
+	defer uc.Close()
+	if _, err := io.WriteString(c, "HTTP/1.1 200 Connection Established\r\n\r\n"); err != nil {
+		return
+	}
+	splice(c, br, uc, nil)
+}
+
+// splice copies both ways (what each side's reader already buffered
+// first), refreshing the idle deadline on traffic, until one side ends.
+func splice(a net.Conn, abr *bufio.Reader, b net.Conn, bbr *bufio.Reader) {
+	var ar, brd io.Reader = a, b
+	if abr != nil {
+		ar = abr
+	}
+	if bbr != nil {
+		brd = bbr
+	}
+	done := make(chan struct{}, 2)
+	go func() { copyIdle(b, ar, a, b); done <- struct{}{} }()
+	go func() { copyIdle(a, brd, a, b); done <- struct{}{} }()
+	<-done
+	_ = a.Close()
+	_ = b.Close()
+	<-done
+}
+
+func copyIdle(dst net.Conn, src io.Reader, a, b net.Conn) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			t := time.Now().Add(idleWait)
+			_ = a.SetDeadline(t)
+			_ = b.SetDeadline(t)
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			if cw, ok := dst.(interface{ CloseWrite() error }); ok && err == io.EOF {
+				_ = cw.CloseWrite()
+				return
+			}
+			return
+		}
+	}
+}
