@@ -4,13 +4,21 @@ GO ?= go
 PKGS := ./...
 FUZZTIME ?= 50000x
 
-.PHONY: all demo test race generate check-generated lint staticcheck bench bench-live fuzz build browser clean dist cross clients
+.PHONY: all demo test race generate check-generated lint staticcheck bench bench-live fuzz build browser node testpages clean dist cross clients
 
 all: check-generated lint staticcheck test race
 
 # Chromium from the OS packages (never a browser a library downloads).
 browser:
 	@bash .ci/browser
+
+# npm, for the pinned drag-library test pages and the real MCP clients.
+node:
+	@bash .ci/node
+
+# The drag-library test pages (SortableJS, dnd-kit), installed from the lockfile and bundled.
+testpages: node
+	@bash runtime/tools/testdata/draglibs/build.sh
 
 build:
 	$(GO) build -o bin/ghostlight ./tools/ghostlight
@@ -20,7 +28,7 @@ build:
 demo: browser build
 	$(GO) run ./tools/ghostlight-demo -server bin/ghostlight -out demo-out
 
-test: browser
+test: browser testpages
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 -timeout 20m $(PKGS)
 
@@ -52,7 +60,7 @@ staticcheck: $(STATICCHECK)
 	$(STATICCHECK) $(PKGS)
 
 # The race detector over the handwritten runtime, against real Chromium.
-race: browser
+race: browser testpages
 	$(GO) test -race -count=1 -timeout 30m ./runtime/...
 
 bench: browser
