@@ -248,7 +248,9 @@ func TestLiveAuditParallelHTTPSessions(t *testing.T) {
 				mu.Unlock()
 				return env
 			}
-			run("browser_navigate", map[string]any{"url": page.URL + "/?q=" + markQuery})
+			// Eight sessions' first calls each make a browser context (and its
+			// policy proxy) at once: under CI's load that alone took 8 s.
+			run("browser_navigate", map[string]any{"url": page.URL + "/?q=" + markQuery, "timeout_ms": surface.TimeoutMsMax})
 			run("browser_read", map[string]any{})
 			run("browser_find", map[string]any{"text": "Save"})
 			run("browser_type_text", map[string]any{"selector": map[string]any{"name": "Note"}, "text": markTyped})

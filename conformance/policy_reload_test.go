@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/ghostlight-dev/ghostlight/runtime/audit"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -28,9 +29,12 @@ func auditInvocations(t *testing.T, path string) []string {
 	var out []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		var l struct{ Tool, Policy string }
+		var l struct{ Kind, Tool, Policy string }
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			t.Fatalf("audit line %q: %v", sc.Text(), err)
+		}
+		if l.Kind == audit.KindFile || l.Kind == audit.KindBegin {
+			continue // a file header; a required audit's begin line
 		}
 		out = append(out, l.Tool+" "+l.Policy)
 	}
