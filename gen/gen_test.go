@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/ghostlight-dev/ghostlight/gen/emit"
+	"github.com/ghostlight-dev/ghostlight/gen/ir"
 	"github.com/ghostlight-dev/ghostlight/gen/load"
 )
 
@@ -117,6 +118,16 @@ func TestDeterministic(t *testing.T) {
 			t.Errorf("%s differs between two renders", n)
 		}
 	}
+}
+
+// loadReal loads spec/ as go generate ./... does.
+func loadReal(t *testing.T) *ir.Spec {
+	t.Helper()
+	spec, err := load.Dir("../spec", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
 }
 
 func renderReal(t *testing.T, overlay map[string]string) map[string][]byte {
