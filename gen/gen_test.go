@@ -36,7 +36,13 @@ func miniSpec(t *testing.T) string {
 		}
 	}
 	copyFile("../spec/schema.cue", filepath.Join(dir, "schema.cue"))
-	copyFile("testdata/mini/mini.cue", filepath.Join(dir, "mini.cue"))
+	cues, err := filepath.Glob("testdata/mini/*.cue")
+	if err != nil || len(cues) < 2 {
+		t.Fatalf("mini spec files: %v %v", cues, err)
+	}
+	for _, f := range cues {
+		copyFile(f, filepath.Join(dir, filepath.Base(f)))
+	}
 	copyFile("testdata/mini/cue.mod/module.cue", filepath.Join(dir, "cue.mod/module.cue"))
 	copyFile("testdata/mini/profile.json", filepath.Join(dir, "profile.json"))
 	return dir
