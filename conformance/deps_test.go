@@ -9,8 +9,9 @@ import (
 )
 
 // TestDependenciesPointOneWay: the server binary carries no CUE loader and no
-// generator; generated/ imports nothing of runtime/; the executor knows
-// nothing of MCP; the MCP edge nothing of rod.
+// generator; generated/ imports nothing of runtime/ or gen/; the support
+// package both gen/ and generated/ import depends on nothing of the module;
+// the executor knows nothing of MCP; the MCP edge nothing of rod.
 func TestDependenciesPointOneWay(t *testing.T) {
 	deps := func(pkg string) []string {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()
@@ -22,7 +23,8 @@ func TestDependenciesPointOneWay(t *testing.T) {
 	const mod = "github.com/ghostlight-dev/ghostlight/"
 	forbid := map[string][]string{
 		"../tools/ghostlight":    {"cuelang.org/", mod + "gen/"},
-		"../generated/surface":   {mod + "runtime"},
+		"../generated/...":       {mod + "runtime", mod + "gen/"},
+		"../support":             {mod + "runtime", mod + "gen", mod + "tools", mod + "conformance"},
 		"../runtime/browser/...": {"github.com/mark3labs/mcp-go", mod + "runtime/pipeline", mod + "runtime/governance"},
 		"../runtime/mcpedge":     {"github.com/go-rod/rod", mod + "runtime/browser"},
 		"../runtime/governance":  {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go"},

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/ghostlight-dev/ghostlight/gen/emit"
+	"github.com/ghostlight-dev/ghostlight/gen/ir"
 	"github.com/ghostlight-dev/ghostlight/gen/load"
 )
 
@@ -35,7 +36,13 @@ func miniSpec(t *testing.T) string {
 		}
 	}
 	copyFile("../spec/schema.cue", filepath.Join(dir, "schema.cue"))
-	copyFile("testdata/mini/mini.cue", filepath.Join(dir, "mini.cue"))
+	cues, err := filepath.Glob("testdata/mini/*.cue")
+	if err != nil || len(cues) < 2 {
+		t.Fatalf("mini spec files: %v %v", cues, err)
+	}
+	for _, f := range cues {
+		copyFile(f, filepath.Join(dir, filepath.Base(f)))
+	}
 	copyFile("testdata/mini/cue.mod/module.cue", filepath.Join(dir, "cue.mod/module.cue"))
 	copyFile("testdata/mini/profile.json", filepath.Join(dir, "profile.json"))
 	return dir
@@ -119,6 +126,16 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// loadReal loads spec/ as go generate ./... does.
+func loadReal(t *testing.T) *ir.Spec {
+	t.Helper()
+	spec, err := load.Dir("../spec", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
+}
+
 func renderReal(t *testing.T, overlay map[string]string) map[string][]byte {
 	t.Helper()
 	spec, err := load.Dir("../spec", overlay)
@@ -163,9 +180,9 @@ func TestOneBoundChangesTogether(t *testing.T) {
 	}
 }
 
-// TestGoldenCompiles builds the mini spec's generated Go on its own: the
-// generator's output (both surfaces' packages and the support package) is
-// valid, self-contained Go.
+// TestGoldenCompiles builds the mini spec's generated Go in a module of its
+// own: the generator's output (both surfaces' packages, importing the real
+// support package) is valid Go.
 func TestGoldenCompiles(t *testing.T) {
 	spec, err := load.Dir(miniSpec(t), nil)
 	if err != nil {
@@ -186,7 +203,14 @@ func TestGoldenCompiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module mini\n\ngo 1.26\n"), 0o644)
+	// The mini packages import the real support package: require this
+	// module and point it at the working tree.
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := "module mini\n\ngo 1.26\n\nrequire github.com/ghostlight-dev/ghostlight v0.0.0\n\nreplace github.com/ghostlight-dev/ghostlight => " + root + "\n"
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644)
 	cmd := exec.Command("go", "vet", "./...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
@@ -195,16 +219,30 @@ func TestGoldenCompiles(t *testing.T) {
 	}
 }
 
-// TestSupportIsCopiedVerbatim: generated/support is the tested package
-// gen/emit/static/support, byte for byte after its header.
-func TestSupportIsCopiedVerbatim(t *testing.T) {
+// TestGeneratedImportsSupport: the generator writes no copy of the support
+// package; every rendered Go file that uses it imports the one handwritten
+// package, and no other path named support.
+func TestGeneratedImportsSupport(t *testing.T) {
 	files := renderReal(t, nil)
-	src, err := os.ReadFile("emit/static/support/support.go")
-	if err != nil {
-		t.Fatal(err)
+	users := 0
+	for name, b := range files {
+		if strings.HasPrefix(name, "support/") {
+			t.Errorf("%s: the generator renders a copy of the support package", name)
+		}
+		if !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		for _, m := range regexp.MustCompile(`"([^"\s]*/support)"`).FindAllSubmatch(b, -1) {
+			if string(m[1]) != emit.SupportImport {
+				t.Errorf("%s imports %s, want %s", name, m[1], emit.SupportImport)
+			}
+		}
+		if bytes.Contains(b, []byte(`"`+emit.SupportImport+`"`)) {
+			users++
+		}
 	}
-	got := files["support/support.go"]
-	if !bytes.HasSuffix(got, src) || !bytes.HasPrefix(got, []byte("// "+emit.SupportHeader)) {
-		t.Fatal("support/support.go is not the header plus gen/emit/static/support/support.go")
+	if users == 0 {
+		t.Fatalf("no rendered Go file imports %s", emit.SupportImport)
 	}
+	t.Logf("%d rendered Go files import %s", users, emit.SupportImport)
 }

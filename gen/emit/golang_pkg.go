@@ -288,7 +288,7 @@ func (g *goGen) typesFile() *jen.File {
 }
 
 // decodeFile renders the decode error every surface's decoders return,
-// built from generated/support's error at their public boundary.
+// built from the support package's error at their public boundary.
 func (g *goGen) decodeFile() *jen.File {
 	f := g.file()
 	rule, reason := g.spec.EnumOf("rule"), g.spec.EnumOf("reason")
@@ -312,7 +312,7 @@ func (g *goGen) decodeFile() *jen.File {
 		})),
 	)
 	f.Comment("NewDecodeError types a decoder's error (its rule is one of RuleValues:")
-	f.Comment("gen/ checks that every rule generated/support names is).")
+	f.Comment("gen/ checks that every rule the support package names is).")
 	f.Func().Id("NewDecodeError").Params(jen.Id("e").Op("*").Add(g.sup("Error"))).Op("*").Id("DecodeError").Block(
 		jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{
 			jen.Id("Pointer"): jen.Id("e").Dot("Pointer"), jen.Id("Rule"): jen.Id(rule.GoName).Call(jen.Id("e").Dot("Rule")),
@@ -320,7 +320,7 @@ func (g *goGen) decodeFile() *jen.File {
 		})),
 	)
 	if g.uses(func(f *ir.Field) bool { return f.Type == ir.TypeScalar }) {
-		f.Comment("Scalar is a string, boolean or number input (generated/support).")
+		f.Comment("Scalar is a string, boolean or number input (the support package).")
 		f.Type().Id("Scalar").Op("=").Add(g.sup("Scalar"))
 		f.Comment("Which kind a Scalar holds.")
 		f.Const().Defs(

@@ -16,8 +16,8 @@ import (
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/load"
 
-	"github.com/ghostlight-dev/ghostlight/gen/emit/static/support"
 	"github.com/ghostlight-dev/ghostlight/gen/ir"
+	"github.com/ghostlight-dev/ghostlight/support"
 )
 
 // Dir loads the CUE package in dir and returns its IR. overlay replaces or
@@ -215,7 +215,7 @@ func (r *reader) checkRules() {
 	}
 	for _, name := range support.Rules {
 		if rules.Value(name) == nil {
-			r.setErr(fmt.Errorf("enums.rule lacks %q, which the decoders name (gen/emit/static/support)", name))
+			r.setErr(fmt.Errorf("enums.rule lacks %q, which the decoders name (support/)", name))
 		}
 	}
 }

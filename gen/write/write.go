@@ -84,12 +84,25 @@ func Splice(path, begin, end string, body []byte) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	out, err := Spliced(old, begin, end, body)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
+	}
+	return File(path, out)
+}
+
+// Spliced is old with the text between the begin and end markers replaced by
+// body: what Splice writes, in memory (the freshness test compares it).
+func Spliced(old []byte, begin, end string, body []byte) ([]byte, error) {
 	s := string(old)
 	i := strings.Index(s, begin)
 	j := strings.Index(s, end)
 	if i < 0 || j < i {
-		return false, fmt.Errorf("%s: markers %q … %q not found", path, begin, end)
+		return nil, fmt.Errorf("markers %q … %q not found", begin, end)
 	}
-	out := s[:i+len(begin)] + "\n" + string(body) + s[j:]
-	return File(path, []byte(out))
+	return []byte(s[:i+len(begin)] + "\n" + string(body) + s[j:]), nil
 }
+
+// Owned says which files under the output directory the generator manages:
+// all of them but hand-kept notes.
+func Owned(rel string) bool { return !strings.HasSuffix(rel, ".keep") }

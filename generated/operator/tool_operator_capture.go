@@ -5,8 +5,8 @@ package operator
 import (
 	"context"
 	_ "embed"
-	support "github.com/ghostlight-dev/ghostlight/generated/support"
 	surface "github.com/ghostlight-dev/ghostlight/generated/surface"
+	support "github.com/ghostlight-dev/ghostlight/support"
 )
 
 // OperatorCaptureArgs are the decoded arguments of operator_capture.

@@ -2,7 +2,7 @@
 
 package surface
 
-import support "github.com/ghostlight-dev/ghostlight/generated/support"
+import support "github.com/ghostlight-dev/ghostlight/support"
 
 // DecodeError says which field broke which rule.
 type DecodeError struct {
@@ -32,7 +32,7 @@ func (e *DecodeError) Refusal() *Refusal {
 }
 
 // NewDecodeError types a decoder's error (its rule is one of RuleValues:
-// gen/ checks that every rule generated/support names is).
+// gen/ checks that every rule the support package names is).
 func NewDecodeError(e *support.Error) *DecodeError {
 	return &DecodeError{
 		Limit:   e.Limit,
@@ -42,7 +42,7 @@ func NewDecodeError(e *support.Error) *DecodeError {
 	}
 }
 
-// Scalar is a string, boolean or number input (generated/support).
+// Scalar is a string, boolean or number input (the support package).
 type Scalar = support.Scalar
 
 // Which kind a Scalar holds.

@@ -4,7 +4,7 @@ package surface
 
 import (
 	"encoding/json"
-	support "github.com/ghostlight-dev/ghostlight/generated/support"
+	support "github.com/ghostlight-dev/ghostlight/support"
 )
 
 // Download: A download the page started during the call.

@@ -2,7 +2,7 @@
 
 package surface
 
-import support "github.com/ghostlight-dev/ghostlight/generated/support"
+import support "github.com/ghostlight-dev/ghostlight/support"
 
 // Policy layers, from the top.
 const (

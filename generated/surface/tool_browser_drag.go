@@ -5,7 +5,7 @@ package surface
 import (
 	"context"
 	_ "embed"
-	support "github.com/ghostlight-dev/ghostlight/generated/support"
+	support "github.com/ghostlight-dev/ghostlight/support"
 )
 
 // BrowserDragArgs are the decoded arguments of browser_drag.

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/gen/emit"
 	"github.com/ghostlight-dev/ghostlight/gen/load"
@@ -40,7 +39,7 @@ func run(specDir, out, readme, importRoot string) error {
 	if err != nil {
 		return err
 	}
-	changed, err := write.Tree(out, files, owned)
+	changed, err := write.Tree(out, files, write.Owned)
 	if err != nil {
 		return err
 	}
@@ -58,7 +57,3 @@ func run(specDir, out, readme, importRoot string) error {
 	}
 	return nil
 }
-
-// owned says which files under the output directory the generator manages:
-// all of them but hand-kept notes.
-func owned(rel string) bool { return !strings.HasSuffix(rel, ".keep") }

@@ -6,8 +6,10 @@
 // spec/'s rule enum, and each generated package turns an *Error into its
 // own DecodeError at its public decoders.
 //
-// gen/emit copies this package verbatim into generated/support/, so the
-// source here is what gofmt, vet and this package's tests see.
+// Generated packages import it (github.com/ghostlight-dev/ghostlight/support)
+// rather than carrying a copy; it sits beside gen/ and generated/, under
+// neither, because gen/ reads its Rules and generated/ calls it, and it
+// imports nothing of the module (conformance/deps_test.go holds that).
 package support
 
 import (
