@@ -287,6 +287,12 @@ func (p *Proxy) resolve(ctx context.Context, host string) ([]netip.Addr, error) 
 	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
 		return []netip.Addr{a.WithZone("")}, nil
 	}
+	if h := strings.ToLower(strings.TrimSuffix(host, ".")); h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		// Chromium answers localhost and *.localhost with loopback itself,
+		// never asking DNS; so does the proxy (a resolver that asks DNS for
+		// localhost's IPv6 address waited a second on a machine without one).
+		return []netip.Addr{netip.AddrFrom4([4]byte{127, 0, 0, 1}), netip.IPv6Loopback()}, nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, resolveWait)
 	defer cancel()
 	var addrs []netip.Addr

@@ -270,3 +270,33 @@ func TestRefusesLoopsOriginFormAndHugeHeaders(t *testing.T) {
 		}
 	}
 }
+
+// localhost and *.localhost are loopback without asking a resolver, as
+// Chromium answers them; their addresses still meet the address decision.
+func TestLocalhostIsLoopbackWithoutResolver(t *testing.T) {
+	ok := listen(t, "127.0.0.1")
+	var lookups atomic.Int64
+	p := start(t, Config{
+		Rules: func() Rules { return Rules{Addr: denyAddr("::1")} },
+		Resolve: func(context.Context, string) ([]netip.Addr, error) {
+			lookups.Add(1)
+			return nil, fmt.Errorf("no resolver here")
+		},
+	})
+	c := client(p)
+	for _, h := range []string{"localhost", "LocalHost.", "app.localhost"} {
+		if code, body := get(t, c, "http://"+h+":"+ok.port()+"/x"); code != http.StatusForbidden {
+			t.Fatalf("%s with ::1 denied answered %d %q (every address is checked)", h, code, body)
+		}
+	}
+	p2 := start(t, Config{Resolve: func(context.Context, string) ([]netip.Addr, error) {
+		lookups.Add(1)
+		return nil, fmt.Errorf("no resolver here")
+	}})
+	if code, body := get(t, client(p2), "http://localhost:"+ok.port()+"/x"); code != 200 || !strings.Contains(body, "/x") {
+		t.Fatalf("localhost: %d %q", code, body)
+	}
+	if lookups.Load() != 0 {
+		t.Fatalf("%d lookups for localhost names", lookups.Load())
+	}
+}
