@@ -109,14 +109,12 @@ func launchPiped(ctx context.Context, cfg Config, l *launcher.Launcher, out *sta
 	return p, u, nil
 }
 
-// helloID is the id of the one call made on the pipe before rod takes it; its
-// reply is read here, so it never meets rod's own ids.
-const helloID = 1
-
 // pipeHello asks the browser its version over the pipe and waits for the
 // reply: the browser is up and reading its pipe. A browser that exits first
 // (a bad flag, a socket path too long) ends the wait with its exit.
 func pipeHello(ctx context.Context, p *pipeConn, exited <-chan struct{}) error {
+	// Id 1: the one call made on the pipe before rod takes it; its reply is
+	// read here, so it never meets rod's own ids.
 	if err := p.Send([]byte(`{"id":1,"method":"Browser.getVersion"}`)); err != nil {
 		return err
 	}

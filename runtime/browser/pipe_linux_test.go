@@ -65,10 +65,7 @@ func TestLaunchedBrowserListensOnNoPort(t *testing.T) {
 	}
 	defer stop()
 	port := portOf(t, u)
-	var exposed []int
-	for _, pid := range processesWithArg("--remote-debugging-port=0") {
-		exposed = append(exposed, pid)
-	}
+	exposed := processesWithArg("--remote-debugging-port=0")
 	if got := listeningPorts(t, exposed); !containsInt(got, port) {
 		t.Fatalf("the detector missed the DevTools port %d of a browser launched with one (found %v)", port, got)
 	}

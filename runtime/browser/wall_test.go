@@ -90,7 +90,6 @@ func (d *denied) nothing() bool {
 type pageHost struct {
 	addr  string
 	pages map[string]string
-	ctype map[string]string
 }
 
 func newPageHost(t testing.TB, pages map[string]string) *pageHost {

@@ -16,7 +16,6 @@ import (
 // whole cost of the common case.
 
 var (
-	frameWait     = time.Duration(surface.ActionableFrameWaitMsMax) * time.Millisecond
 	actionReserve = time.Duration(surface.ActionableReserveMsMax) * time.Millisecond
 )
 
