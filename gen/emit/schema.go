@@ -367,35 +367,46 @@ func (s *schemaGen) toolInput(t *ir.Tool) *obj {
 	return o
 }
 
-// factSchema renders an output fact.
+// factSchema renders an output fact for a client that validates results:
+// its type, enum and shape only. No prose (a model reads the result, not
+// its schema; the Google GenAI SDK sends every outputSchema to the model),
+// no length bounds (a client never needs them to read a result) and no
+// additionalProperties (an open object validates a later server's new
+// fact). Issue 24: 146,837 B of output schemas became about 27,500.
 func (s *schemaGen) factSchema(f *ir.Field) *obj {
 	o := newObj()
 	if f.Type != ir.TypeScalar {
 		o.set("type", jsonType(f.Type))
 	}
-	o.set("description", f.Doc)
 	switch f.Type {
 	case "string":
 		if f.Enum != nil {
 			o.set("enum", f.EnumValues())
 		}
-		if f.Bound != nil && f.Bound.Max != nil {
-			o.set("maxLength", *f.Bound.Max)
-		}
 	case "array":
 		o.set("items", s.factSchema(f.Items))
-		if f.Bound != nil && f.Bound.Max != nil {
-			o.set("maxItems", *f.Bound.Max)
-		}
 	case "object":
-		closed(o, f.Fields, s.factSchema, func(c *ir.Field) bool { return c.Always })
+		props := newObj()
+		var req []string
+		for _, c := range f.Fields {
+			props.set(c.Name, s.factSchema(c))
+			if c.Always {
+				req = append(req, c.Name)
+			}
+		}
+		o.set("properties", props)
+		if req != nil {
+			o.set("required", req)
+		}
 	}
 	return o
 }
 
 // toolOutput renders the envelope schema of one tool: its facts are the
-// tool's facts on success, a refusal's facts otherwise (beside any tool facts
-// observed), so every envelope the server returns validates.
+// tool's facts on success; a refusal's facts (reason and the refusal facts
+// the contract lists) are declared by reason alone, the open facts object
+// admitting the rest, so every envelope the server returns validates and
+// the refusal facts are not repeated in 24 schemas (about 900 B each).
 func (s *schemaGen) toolOutput(t *ir.Tool) *obj {
 	props := newObj()
 	var req []string
@@ -417,21 +428,18 @@ func (s *schemaGen) toolOutput(t *ir.Tool) *obj {
 				always = append(always, f.Name)
 			}
 		}
-		for _, f := range s.spec.RefusalFacts {
-			if !seen[f.Name] {
-				fp.set(f.Name, s.factSchema(f))
+		for _, f := range []string{"reason", "tab"} {
+			if !seen[f] {
+				fp.set(f, newObj().set("type", "string"))
 			}
 		}
-		if !seen["tab"] {
-			fp.set("tab", newObj().set("type", "string").set("description", "Tab handle."))
-		}
-		facts := newObj().set("type", "object").set("description", e.Doc).set("properties", fp).set("additionalProperties", false)
+		facts := newObj().set("type", "object").set("properties", fp)
 		if always != nil {
 			facts.set("anyOf", []*obj{newObj().set("required", always), newObj().set("required", []string{"reason"})})
 		}
 		props.set("facts", facts)
 	}
-	return newObj().set("type", "object").set("properties", props).set("required", req).set("additionalProperties", false)
+	return newObj().set("type", "object").set("properties", props).set("required", req)
 }
 
 // Definition renders a tool's MCP definition in the key order mcp-go
