@@ -382,21 +382,18 @@ func (s *schemaGen) toolInput(t *ir.Tool) *obj {
 }
 
 // factSchema renders an output fact for a client that validates results:
-// its type, enum and shape only. No prose (a model reads the result, not
-// its schema; the Google GenAI SDK sends every outputSchema to the model),
-// no length bounds (a client never needs them to read a result) and no
-// additionalProperties (an open object validates a later server's new
-// fact). Issue 24: 146,837 B of output schemas became about 27,500.
+// its type and shape only. No prose (a model reads the result, not its
+// schema; the Google GenAI SDK sends every outputSchema to the model), no
+// enums and no length bounds (the contract and docs/ list the values; a
+// client never needs them to read a result) and no additionalProperties
+// (an open object validates a later server's new fact or value). Issue 24:
+// 146,837 B of output schemas became 21,300.
 func (s *schemaGen) factSchema(f *ir.Field) *obj {
 	o := newObj()
 	if f.Type != ir.TypeScalar {
 		o.set("type", jsonType(f.Type))
 	}
 	switch f.Type {
-	case "string":
-		if f.Enum != nil {
-			o.set("enum", f.EnumValues())
-		}
 	case "array":
 		o.set("items", s.factSchema(f.Items))
 	case "object":
