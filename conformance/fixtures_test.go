@@ -144,12 +144,15 @@ func TestFixtures(t *testing.T) {
 
 // acrossFields are the only rules by which the decoder may refuse what a
 // schema accepts: rules between fields (branches, conflicts, a text empty
-// only with a flag, items unique by one member), a key given twice, and a
-// lone surrogate (JSON Schema sees decoded text, where it is U+FFFD). Every
-// limit of one field's value is stated in the schema (CONTRIBUTING.md,
-// Discovery budget).
+// only with a flag, items unique by one member), a key given twice, a lone
+// surrogate (JSON Schema sees decoded text, where it is U+FFFD), and the
+// decoder-only limits the schema leaves out to keep declarations small:
+// string length caps, list item caps, handle and format patterns (a key's
+// pattern stays). Types, required fields, enums, numeric ranges and
+// minimum lengths are stated (CONTRIBUTING.md, Discovery budget).
 var acrossFields = map[string]bool{"branch_forbidden": true, "branch_required": true, "conflict": true,
-	"empty_text": true, "unique": true, "duplicate_field": true, "utf8": true}
+	"empty_text": true, "unique": true, "duplicate_field": true, "utf8": true,
+	"max_length": true, "max_items": true, "handle": true, "url": true, "format": true}
 
 // checkLenient holds the decoder's only leniencies beyond the schema: a null
 // for an optional field reads as not given, and a client-added field is

@@ -317,20 +317,23 @@ func (g *fixtureGen) fieldCases(b *base, f *ir.Field, ptr string, with func(any)
 			break
 		}
 		g.strBounds(name, f, ptr, with, adv)
+		// Handle and format patterns are decoder-only where the schema
+		// leaves them out (decoderOnly); a key's pattern stays.
+		pat := !decoderOnly(g.tool)
 		if f.Handle != "" {
-			g.bad(name+": foreign handle", with("nothandle_1"), ptr, "handle", true)
-			g.bad(name+": bare prefix", with(g.spec.HandlePrefixes[f.Handle]+"_"), ptr, "handle", true)
-			g.bad(name+": punctuation", with(g.spec.HandlePrefixes[f.Handle]+"_a-b"), ptr, "handle", true)
+			g.bad(name+": foreign handle", with("nothandle_1"), ptr, "handle", pat)
+			g.bad(name+": bare prefix", with(g.spec.HandlePrefixes[f.Handle]+"_"), ptr, "handle", pat)
+			g.bad(name+": punctuation", with(g.spec.HandlePrefixes[f.Handle]+"_a-b"), ptr, "handle", pat)
 		}
 		switch f.Format {
 		case "url":
-			g.bad(name+": not http", with("ftp://example.com/"), ptr, "url", true)
-			g.bad(name+": relative", with("/path"), ptr, "url", true)
-			g.bad(name+": no host", with("http:///path"), ptr, "url", true)
+			g.bad(name+": not http", with("ftp://example.com/"), ptr, "url", pat)
+			g.bad(name+": relative", with("/path"), ptr, "url", pat)
+			g.bad(name+": no host", with("http:///path"), ptr, "url", pat)
 			g.ok(name+": http", with("http://127.0.0.1:8080/a?b#c"))
 		case "absolute_path":
-			g.bad(name+": relative path", with("relative/file.txt"), ptr, "format", true)
-			g.bad(name+": drive without letter", with("1:/file.txt"), ptr, "format", true)
+			g.bad(name+": relative path", with("relative/file.txt"), ptr, "format", pat)
+			g.bad(name+": drive without letter", with("1:/file.txt"), ptr, "format", pat)
 			g.ok(name+": drive path", with(`C:\\file.txt`))
 		case "key":
 			g.bad(name+": unknown key name", with("NotAKey"), ptr, "format", true)
@@ -338,15 +341,15 @@ func (g *fixtureGen) fieldCases(b *base, f *ir.Field, ptr string, with func(any)
 			g.ok(name+": named key", with("PageDown"))
 		case "host_pattern":
 			g.ok(name+": wildcard", with("*.example.com"))
-			g.bad(name+": bare wildcard", with("*."), ptr, "format", true)
-			g.bad(name+": trailing dot", with("example.com."), ptr, "format", true)
-			g.bad(name+": space", with("a b"), ptr, "format", true)
+			g.bad(name+": bare wildcard", with("*."), ptr, "format", pat)
+			g.bad(name+": trailing dot", with("example.com."), ptr, "format", pat)
+			g.bad(name+": space", with("a b"), ptr, "format", pat)
 		case "base64":
 			g.ok(name+": padded", with("QQ=="))
-			g.bad(name+": bad padding", with("QQ=A"), ptr, "format", true)
-			g.bad(name+": not a multiple of four", with("QQQ"), ptr, "format", true)
+			g.bad(name+": bad padding", with("QQ=A"), ptr, "format", pat)
+			g.bad(name+": not a multiple of four", with("QQQ"), ptr, "format", pat)
 		case "identifier":
-			g.bad(name+": punctuation", with("a.b"), ptr, "format", true)
+			g.bad(name+": punctuation", with("a.b"), ptr, "format", pat)
 		}
 		if f.Bound != nil && f.Bound.Max != nil && *f.Bound.Max > 0 && f.Format == "" && f.Handle == "" {
 			g.bad(name+": lone surrogate", g.rawString(with, `"\ud800"`), ptr, "utf8", false)
@@ -485,12 +488,13 @@ func (g *fixtureGen) strBounds(name string, f *ir.Field, ptr string, with func(a
 		if emptyOmits(f) {
 			g.absent(name+": empty reads as not given", with, "", true)
 		} else {
-			g.bad(name+": empty", with(""), ptr, "min_length", adv)
+			_, inPattern := handleBody(f, g.spec.HandlePrefixes[f.Handle])
+			g.bad(name+": empty", with(""), ptr, "min_length", adv && !(inPattern && decoderOnly(g.tool)))
 		}
 	}
 	if b.Max != nil && *b.Max <= maxTextFixture && f.Format != "key" && f.Format != "base64" {
 		g.ok(name+": longest", with(g.sampleString(f, int(*b.Max))))
-		g.bad(name+": too long", with(g.sampleString(f, int(*b.Max)+1)), ptr, "max_length", adv)
+		g.bad(name+": too long", with(g.sampleString(f, int(*b.Max)+1)), ptr, "max_length", adv && !decoderOnly(g.tool))
 	}
 }
 
@@ -631,7 +635,7 @@ func (g *fixtureGen) arrayCases(name string, f *ir.Field, ptr string, with func(
 		if b.Max != nil && int(*b.Max) <= distinct {
 			g.ok(name+": most items", with(list(int(*b.Max))))
 			if int(*b.Max)+1 <= distinct {
-				g.bad(name+": too many items", with(list(int(*b.Max)+1)), ptr, "max_items", adv)
+				g.bad(name+": too many items", with(list(int(*b.Max)+1)), ptr, "max_items", adv && !decoderOnly(g.tool))
 			}
 		}
 	}

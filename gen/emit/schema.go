@@ -119,9 +119,21 @@ func alternation(names []string) string {
 	return strings.Join(parts, "|")
 }
 
+// decoderOnly says the tool's schema leaves the decoder-only limits out:
+// string length caps, list item caps and the patterns of handles and
+// formats (a key's pattern stays: it is the list of key names a model
+// needs). The decoder still enforces them; a model never needs them to
+// write a valid call (issue 24: 39,897 B of declarations against 17,591 B
+// for playwright-mcp). A profile verb states them all: its claim may not
+// widen the profile's schema.
+func decoderOnly(t *ir.Tool) bool { return t != nil && t.Verb == nil }
+
 // Pattern returns the pattern a string field's schema states, or "": its
 // handle prefix or format; "" is allowed where it reads as not given.
 func (s *schemaGen) pattern(f *ir.Field) string {
+	if decoderOnly(s.tool) && f.Format != "key" {
+		return ""
+	}
 	var p string
 	switch {
 	case f.Handle != "":
@@ -187,11 +199,13 @@ func (s *schemaGen) inputSchema(f *ir.Field, withDoc bool) *obj {
 		if f.DefStr != nil {
 			o.set("default", *f.DefStr)
 		}
-		if _, inPattern := handleBody(f, s.spec.HandlePrefixes[f.Handle]); f.Bound != nil && f.Enum == nil && !inPattern {
+		if _, inPattern := handleBody(f, s.spec.HandlePrefixes[f.Handle]); inPattern && decoderOnly(s.tool) {
+			// The handle's length bound lived in its pattern: decoder-only.
+		} else if f.Bound != nil && f.Enum == nil && !inPattern {
 			if f.Bound.Min != nil && *f.Bound.Min > 0 && !emptyOmits(f) {
 				o.set("minLength", *f.Bound.Min)
 			}
-			if f.Bound.Max != nil {
+			if f.Bound.Max != nil && !decoderOnly(s.tool) {
 				o.set("maxLength", *f.Bound.Max)
 			}
 		}
@@ -226,7 +240,7 @@ func (s *schemaGen) inputSchema(f *ir.Field, withDoc bool) *obj {
 					if def.Min != nil && *def.Min > 0 {
 						alt.set("minLength", *def.Min)
 					}
-					if def.Max != nil {
+					if def.Max != nil && !decoderOnly(s.tool) {
 						alt.set("maxLength", *def.Max)
 					}
 				case "integer", "number":
@@ -248,7 +262,7 @@ func (s *schemaGen) inputSchema(f *ir.Field, withDoc bool) *obj {
 			if f.Bound.Min != nil && *f.Bound.Min > 0 && !emptyOmits(f) {
 				o.set("minItems", *f.Bound.Min)
 			}
-			if f.Bound.Max != nil {
+			if f.Bound.Max != nil && !decoderOnly(s.tool) {
 				o.set("maxItems", *f.Bound.Max)
 			}
 		}
@@ -367,35 +381,43 @@ func (s *schemaGen) toolInput(t *ir.Tool) *obj {
 	return o
 }
 
-// factSchema renders an output fact.
+// factSchema renders an output fact for a client that validates results:
+// its type and shape only. No prose (a model reads the result, not its
+// schema; the Google GenAI SDK sends every outputSchema to the model), no
+// enums and no length bounds (the contract and docs/ list the values; a
+// client never needs them to read a result) and no additionalProperties
+// (an open object validates a later server's new fact or value). Issue 24:
+// 146,837 B of output schemas became 21,300.
 func (s *schemaGen) factSchema(f *ir.Field) *obj {
 	o := newObj()
 	if f.Type != ir.TypeScalar {
 		o.set("type", jsonType(f.Type))
 	}
-	o.set("description", f.Doc)
 	switch f.Type {
-	case "string":
-		if f.Enum != nil {
-			o.set("enum", f.EnumValues())
-		}
-		if f.Bound != nil && f.Bound.Max != nil {
-			o.set("maxLength", *f.Bound.Max)
-		}
 	case "array":
 		o.set("items", s.factSchema(f.Items))
-		if f.Bound != nil && f.Bound.Max != nil {
-			o.set("maxItems", *f.Bound.Max)
-		}
 	case "object":
-		closed(o, f.Fields, s.factSchema, func(c *ir.Field) bool { return c.Always })
+		props := newObj()
+		var req []string
+		for _, c := range f.Fields {
+			props.set(c.Name, s.factSchema(c))
+			if c.Always {
+				req = append(req, c.Name)
+			}
+		}
+		o.set("properties", props)
+		if req != nil {
+			o.set("required", req)
+		}
 	}
 	return o
 }
 
 // toolOutput renders the envelope schema of one tool: its facts are the
-// tool's facts on success, a refusal's facts otherwise (beside any tool facts
-// observed), so every envelope the server returns validates.
+// tool's facts on success; a refusal's facts (reason and the refusal facts
+// the contract lists) are declared by reason alone, the open facts object
+// admitting the rest, so every envelope the server returns validates and
+// the refusal facts are not repeated in 24 schemas (about 900 B each).
 func (s *schemaGen) toolOutput(t *ir.Tool) *obj {
 	props := newObj()
 	var req []string
@@ -417,21 +439,18 @@ func (s *schemaGen) toolOutput(t *ir.Tool) *obj {
 				always = append(always, f.Name)
 			}
 		}
-		for _, f := range s.spec.RefusalFacts {
-			if !seen[f.Name] {
-				fp.set(f.Name, s.factSchema(f))
+		for _, f := range []string{"reason", "tab"} {
+			if !seen[f] {
+				fp.set(f, newObj().set("type", "string"))
 			}
 		}
-		if !seen["tab"] {
-			fp.set("tab", newObj().set("type", "string").set("description", "Tab handle."))
-		}
-		facts := newObj().set("type", "object").set("description", e.Doc).set("properties", fp).set("additionalProperties", false)
+		facts := newObj().set("type", "object").set("properties", fp)
 		if always != nil {
 			facts.set("anyOf", []*obj{newObj().set("required", always), newObj().set("required", []string{"reason"})})
 		}
 		props.set("facts", facts)
 	}
-	return newObj().set("type", "object").set("properties", props).set("required", req).set("additionalProperties", false)
+	return newObj().set("type", "object").set("properties", props).set("required", req)
 }
 
 // Definition renders a tool's MCP definition in the key order mcp-go

@@ -145,6 +145,11 @@ const (
 	CursorCharsMax = 64
 )
 
+// DeclarationModelBytes: Name, description and inputSchema of every tool, compact JSON: what a model reads. (bytes)
+const (
+	DeclarationModelBytesMax = 34500
+)
+
 // DevtoolsBufferBytes: Read buffer of the DevTools socket (a longer message streams through it). (bytes)
 const (
 	DevtoolsBufferBytesMax = 65536
@@ -194,7 +199,7 @@ const (
 
 // DiscoveryInputBytes: Serialized tools list, input side. (bytes)
 const (
-	DiscoveryInputBytesMax = 47000
+	DiscoveryInputBytesMax = 41200
 )
 
 // DownloadAnnounceMs: Longest an action waits for the browser to announce a download its page started (an a[download] link); a later announcement is reported by the next result. (ms)
@@ -467,6 +472,11 @@ const (
 // OperatorDiscoveryInputBytes: Serialized operator tools list, input side. (bytes)
 const (
 	OperatorDiscoveryInputBytesMax = 8000
+)
+
+// OutputSchemaBytes: Every tool's outputSchema together, compact JSON. (bytes)
+const (
+	OutputSchemaBytesMax = 22000
 )
 
 // PageAncestorSteps: Ancestors page code climbs (across shadow roots and frames) to tell whether one element holds another. (count)
@@ -929,6 +939,11 @@ const (
 // TokenFileBytes: Bytes of a --token-file (the token alone, and a trailing newline). (bytes)
 const (
 	TokenFileBytesMax = 4096
+)
+
+// ToolsListBytes: The whole tools/list result. (bytes)
+const (
+	ToolsListBytesMax = 64000
 )
 
 // UploadBase64Chars: Characters of one inline file's base64 (5,000,000 bytes encoded). (chars)
