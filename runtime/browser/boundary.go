@@ -193,6 +193,9 @@ func (t *Tab) govern(ctx context.Context, bd *binding, cb *callBoundary) func() 
 	t.bound.set(cb.call, cb.between)
 	t.ws.noteWallBetween(cb.between)
 	bd.conn.noteBetween(ctx, cb.between)
+	if !t.ws.isolated() {
+		bd.conn.noteSharedBetween(cb.between)
+	}
 	if prev.socketKey() != cb.call.socketKey() {
 		bd.conn.applyTab(ctx, bd)
 	}

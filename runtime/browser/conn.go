@@ -45,13 +45,14 @@ type conn struct {
 	// guards are the auto-attached sessions the host boundary holds requests
 	// on, by session and by target (attach.go); creating counts tabs being
 	// created, whose paused target may attach before its id is known.
-	guards    map[proto.TargetSessionID]*guard
-	guardOf   map[proto.TargetTargetID]*guard
-	creating  int
-	guardWake chan struct{} // closed (and replaced) when a guard attaches
-	between   Boundary      // the latest call's configured boundary, for shared workers
-	dl        connDownloads // downloads by guid, behaviour per context (downloads.go)
-	files     filesSeen     // whether the browser reads this server's files (files.go)
+	guards        map[proto.TargetSessionID]*guard
+	guardOf       map[proto.TargetTargetID]*guard
+	creating      int
+	guardWake     chan struct{} // closed (and replaced) when a guard attaches
+	between       Boundary      // the latest call's configured boundary, for shared workers
+	sharedBetween Boundary      // the latest configured boundary a shared (default-context) workspace's call brought (wall.go)
+	dl            connDownloads // downloads by guid, behaviour per context (downloads.go)
+	files         filesSeen     // whether the browser reads this server's files (files.go)
 
 	// wall is the default context's policy proxy, when launched with one (wall.go).
 	wall *netwall.Proxy

@@ -156,14 +156,17 @@ func (ws *Workspace) startWall() (*netwall.Proxy, error) {
 }
 
 // startSharedWall starts the proxy of a launched browser's default context:
-// every workspace under shared isolation decides, with the connection's
-// latest configured boundary (so a released one's pages stay bounded).
+// every workspace under shared isolation decides, with the latest configured
+// boundary a shared workspace's call brought (so a released one's pages stay
+// bounded). A call in a workspace of its own context never decides here: its
+// policy is not the person's tabs' (a test's deny list once kept the
+// person's localhost tab from loading).
 func (b *Browser) startSharedWall(holder *connHolder) (*netwall.Proxy, error) {
 	return netwall.Start(netwall.Config{
 		Rules: func() netwall.Rules {
 			var bs []Boundary
 			if c := holder.get(); c != nil {
-				if w := c.workerBoundary(); w.Admit != nil || w.AdmitAddr != nil {
+				if w := c.sharedWallBoundary(); w.Admit != nil || w.AdmitAddr != nil {
 					bs = append(bs, w)
 				}
 			}
@@ -298,4 +301,18 @@ func wallFlag(name string) bool {
 		}
 	}
 	return false
+}
+
+// noteSharedBetween records the configured boundary a shared workspace's
+// call brought, for the default context's proxy.
+func (c *conn) noteSharedBetween(b Boundary) {
+	c.mu.Lock()
+	c.sharedBetween = b
+	c.mu.Unlock()
+}
+
+func (c *conn) sharedWallBoundary() Boundary {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sharedBetween
 }

@@ -257,12 +257,27 @@ func TestWallRefusalIsItsSessions(t *testing.T) {
 
 // TestWallDefaultContext: the launched browser's default context (shared
 // isolation) goes through the proxy given at launch.
+//
+// It runs in a browser of its own: the default context's proxy keeps the last
+// shared workspace's configured boundary after that workspace is released
+// (so its leftover pages stay bounded), and the package's shared browser
+// serves later tests whose person's tabs assume a default context no policy
+// ever governed.
 func TestWallDefaultContext(t *testing.T) {
 	h := newPageHost(t, wallPages)
+	b := New(testConfig())
+	t.Cleanup(func() { _ = b.Close() })
 	for _, ch := range []channel{{path: "/payment", pageDone: true}, {path: "/pagehide", end: closeTab}} {
 		t.Run(ch.name(), func(t *testing.T) {
 			d := newDenied(t)
-			ws := newSharedWS(t)
+			id := t.Name()
+			ws := b.Workspace(id)
+			ws.isolation = IsolationShared
+			t.Cleanup(func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				_ = b.ReleaseWorkspace(ctx, id)
+			})
 			ctx := governed(t, onlyA(true))
 			tab := openTab(t, ws, "http://"+h.addr+"/sw.js")
 			if _, err := tab.Navigate(ctx, h.url(ch.path, d), NavigateOptions{}); err != nil {

@@ -82,6 +82,12 @@ func (p *Proxy) forward(c net.Conn, req *http.Request, up *upstream) (keep bool,
 	}
 	resp.Header.Del("Keep-Alive")
 	werr := resp.Write(c)
+	if werr != nil {
+		// The browser went away mid-body (a refused download, a cancelled
+		// fetch): drop the upstream connection first, since closing an
+		// unfinished body would read the rest of it from the server.
+		_ = up.c.Close()
+	}
 	_ = resp.Body.Close()
 	if werr != nil || resp.Close || req.Close {
 		return false, up
