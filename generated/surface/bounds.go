@@ -114,6 +114,11 @@ const (
 	ClickCountDefault = 1
 )
 
+// ClickFrameSyncMs: Longest wait, after a click's release, for the out-of-process frame under the point to run it (the browser acknowledges the click before that frame's process has). (ms)
+const (
+	ClickFrameSyncMsMax = 1000
+)
+
 // ClosedTargetsKept: Targets Ghostlight closed that one connection remembers, so none is adopted again. (items)
 const (
 	ClosedTargetsKeptMax = 1024

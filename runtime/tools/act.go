@@ -187,7 +187,7 @@ func (a *act) armAhead(ctx context.Context) {
 // dispatch runs one input operation and records how far it got.
 func (a *act) dispatch(ctx context.Context, fn func(ctx context.Context) (input.Effect, error)) error {
 	a.arm(ctx)
-	eff, err := fn(input.WithKeyGuard(ctx, a.keyGuard()))
+	eff, err := fn(input.WithFrames(input.WithKeyGuard(ctx, a.keyGuard()), AllFrames(a.t)))
 	a.note(inputEffect(eff))
 	return err
 }

@@ -52,6 +52,7 @@ func Click(ctx context.Context, page *rod.Page, pt Point, button string, count i
 	if err != nil {
 		return EffectNone, err
 	}
+	sync := armFrameSync(ctx, page, pt) // framesync.go
 	// The move is posted, not awaited: the press right behind it flushes it (see run.post).
 	if err := r.post(mouse(proto.InputDispatchMouseEventTypeMouseMoved, pt)); err != nil {
 		return r.effect(err), err
@@ -67,6 +68,9 @@ func Click(ctx context.Context, page *rod.Page, pt Point, button string, count i
 		if err := r.sendOrPost(release, i == count); err != nil {
 			return r.effect(err), err
 		}
+	}
+	if err := sync.wait(ctx, count); err != nil {
+		return EffectPartial, err
 	}
 	return EffectApplied, nil
 }

@@ -81,13 +81,14 @@ func (p *Proxy) forward(c net.Conn, req *http.Request, up *upstream) (keep bool,
 		return false, up
 	}
 	resp.Header.Del("Keep-Alive")
-	werr := resp.Write(c)
-	if werr != nil {
-		// The browser went away mid-body (a refused download, a cancelled
-		// fetch): drop the upstream connection first, since closing an
-		// unfinished body would read the rest of it from the server.
-		_ = up.c.Close()
+	// The browser may go away mid-body (a refused download, a cancelled
+	// fetch). net/http closes an unfinished body by reading the rest of it,
+	// so the server would send it all: the upstream connection is dropped
+	// before that (cutShort).
+	if resp.Body != http.NoBody && resp.ContentLength != 0 {
+		resp.Body = &cutShort{ReadCloser: resp.Body, up: up.c}
 	}
+	werr := resp.Write(c)
 	_ = resp.Body.Close()
 	if werr != nil || resp.Close || req.Close {
 		return false, up
@@ -176,4 +177,27 @@ func copyIdle(dst net.Conn, src io.Reader, a, b net.Conn) {
 			return
 		}
 	}
+}
+
+// cutShort is a response body whose Close, before the body's end, closes
+// the upstream connection first, so nothing more of it is read.
+type cutShort struct {
+	io.ReadCloser
+	up  net.Conn
+	eof bool
+}
+
+func (b *cutShort) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.eof = true
+	}
+	return n, err
+}
+
+func (b *cutShort) Close() error {
+	if !b.eof {
+		_ = b.up.Close()
+	}
+	return b.ReadCloser.Close()
 }
