@@ -105,13 +105,21 @@ func PacedDrag(ctx context.Context, page *rod.Page, from, to Point, seen Interce
 			pt, moved = to, len(path)
 		default:
 			// Rest: a move a pixel aside and back, so pages that only act on
-			// movement keep seeing the pointer over the destination.
+			// movement keep seeing the pointer over the destination (pointer
+			// drags; an HTML5 drag rests still, below).
 			pt = to
 			if len(frames)%2 == 1 {
 				pt.X++
 			}
 		}
-		if err := moveTo(pt); err != nil {
+		if step != StepMove && step != StepFinish && data != nil {
+			// An HTML5 drag rests still: each dragOver re-runs the page's
+			// hit test, and during SortableJS's 150 ms animation the point
+			// falls in a gap, so it moved the item back and forth every
+			// ~80 ms (recorded ABCDE/BCDAE) and the drop landed on either
+			// (4 of 12 runs). The travel's last dragOver was at the
+			// destination.
+		} else if err := moveTo(pt); err != nil {
 			return res, r.effect(err), err
 		}
 		if moved == dragStartHop && step == StepMove && data == nil {
