@@ -173,7 +173,7 @@ func (s *schemaGen) inputSchema(f *ir.Field, withDoc bool) *obj {
 	if f.Type != ir.TypeScalar {
 		o.set("type", jsonType(f.Type))
 	}
-	if withDoc {
+	if withDoc && !s.lean {
 		o.set("description", f.Doc)
 	}
 	if s.lean {
@@ -330,9 +330,11 @@ func (s *schemaGen) variantProps(o *obj, v *ir.Variants) {
 	props.set(v.Key, newObj().set("type", "string").set("description", "Step kind.").set("enum", names))
 	seen := map[string]bool{v.Key: true, "tab": true, "restrict_hosts": true, "restrict_capabilities": true}
 	saved := s.tool
-	// Step fields render lean (type and description): each step decodes
-	// with its tool's own decoder, whose limits that tool's schema states
-	// (and the fixtures check); stating them twice would cost about 2 KB.
+	// Step fields render lean (type and shape, no description): each step
+	// decodes with its tool's own decoder, whose schema states the field's
+	// limits (and the fixtures check) and describes it; stating both again
+	// would cost about 3.3 KB. The tool's description says a step is the
+	// action plus that tool's fields.
 	s.lean = true
 	defer func() { s.lean = false }()
 	for _, c := range v.Cases {
