@@ -121,7 +121,21 @@ var open = map[string]bool{"browser_flow:/properties/steps/items/properties/argu
 // sequence's description says so), issue 24. The step's action is described.
 var undescribed = map[string]string{"browser_sequence": "/properties/steps/items/properties/"}
 
+// evident names the fields spec/ marks evident: their name, type, enum and
+// range say what the value is, so the advertised schema carries no
+// description (issue 24; gen's TestEvidentFieldsUndescribed holds the exact
+// set per tool). Any other property without a description fails.
+var evident = map[string]bool{"restrict_hosts": true, "restrict_capabilities": true, "timeout_ms": true,
+	"action": true, "amount": true, "arguments": true, "button": true, "bypass_cache": true, "clear_first": true,
+	"condition": true, "direction": true, "files": true, "data_base64": true, "full_page": true, "width": true,
+	"height": true, "limit": true, "max_chars": true, "max_depth": true, "max_items": true, "max_result_chars": true,
+	"max_results": true, "modifiers": true, "new_tab": true, "on_error": true, "percent": true, "repeat": true,
+	"scope": true, "selector": true, "source": true, "steps": true, "tool": true}
+
 func described(tool, at string) bool {
+	if evident[at[strings.LastIndex(at, "/")+1:]] {
+		return false
+	}
 	p, ok := undescribed[tool]
 	return !ok || !strings.HasPrefix(at, p) || at == p+"action"
 }

@@ -164,16 +164,20 @@ func (s *schemaGen) pattern(f *ir.Field) string {
 }
 
 // inputSchema renders one input field in the portable profile: no type
-// arrays, no $ref, closed objects, a description on every property. Every
-// limit the decoder enforces on the field is stated (bounds, enums,
-// patterns, uniqueness); a minLength or minItems of 1 is left out where ""
-// or [] reads as not given (support.Omit), so schema and decoder agree.
+// arrays, no $ref, closed objects, a description on every property but an
+// evident field's and a sequence step's. The limits a model needs are
+// stated (ranges, enums, key patterns, uniqueness; decoderOnly lists the
+// rest); a minLength or minItems of 1 is left out where "" or [] reads as
+// not given (support.Omit), so schema and decoder agree.
 func (s *schemaGen) inputSchema(f *ir.Field, withDoc bool) *obj {
 	o := newObj()
 	if f.Type != ir.TypeScalar {
 		o.set("type", jsonType(f.Type))
 	}
-	if withDoc && !s.lean {
+	// An evident field's name, type, enum and range say what it is: its
+	// description is left out where decoder-only limits are (a profile
+	// verb's schema keeps every description).
+	if withDoc && !s.lean && !(f.Evident && decoderOnly(s.tool)) {
 		o.set("description", f.Doc)
 	}
 	if s.lean {

@@ -19,7 +19,7 @@ type Download struct {
 // Selector: A control by name and role.
 type Selector struct {
 	Name  string `json:"name"`           // Accessible name.
-	Role  string `json:"role,omitempty"` // button, link, textbox...
+	Role  string `json:"role,omitempty"` // e.g. button, link
 	Exact bool   `json:"exact"`          // Whole name, same case.
 }
 
