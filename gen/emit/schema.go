@@ -114,9 +114,29 @@ func alternation(names []string) string {
 		for i, n := range g {
 			rest[i] = n[len(st):]
 		}
+		if r, ok := numberRun(rest); ok {
+			parts = append(parts, st+r)
+			continue
+		}
 		parts = append(parts, st+"("+strings.Join(rest, "|")+")")
 	}
 	return strings.Join(parts, "|")
+}
+
+// numberRun writes the rests "1" to "n" in that order, n from 10 to 19, as
+// character classes: F1 to F12 become F([1-9]|1[0-2]), the same language
+// in 15 fewer bytes.
+func numberRun(rest []string) (string, bool) {
+	n := len(rest)
+	if n < 10 || n > 19 {
+		return "", false
+	}
+	for i, r := range rest {
+		if r != strconv.Itoa(i+1) {
+			return "", false
+		}
+	}
+	return "([1-9]|1[0-" + strconv.Itoa(n-10) + "])", true
 }
 
 // decoderOnly says the tool's schema leaves the decoder-only limits out:
