@@ -1,10 +1,12 @@
 package gen_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode"
 
+	"github.com/ghostlight-dev/ghostlight/gen/emit"
 	"github.com/ghostlight-dev/ghostlight/gen/ir"
 	"github.com/ghostlight-dev/ghostlight/gen/load"
 )
@@ -90,5 +92,66 @@ func TestNoDescriptionRestatesItsField(t *testing.T) {
 	}
 	if checked < 100 {
 		t.Fatalf("walked only %d fields", checked)
+	}
+}
+
+// TestEvidentFieldsUndescribed renders every tool's definition from the real
+// spec and checks each input property (nested objects and list items'
+// fields included): it carries a description unless spec/ marks it evident
+// (its name, type, enum and range say what it is), and then none. A
+// sequence step's fields are its tools' own and carry none (issue 24); a
+// profile verb's schema keeps every description.
+func TestEvidentFieldsUndescribed(t *testing.T) {
+	spec, err := load.Dir("../spec", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evident := 0
+	var walk func(tool, at string, f *ir.Field, s map[string]any, verb bool)
+	walk = func(tool, at string, f *ir.Field, s map[string]any, verb bool) {
+		_, has := s["description"]
+		if want := verb || !f.Evident; has != want {
+			t.Errorf("%s %s: description present %v, want %v (evident %v)", tool, at, has, want, f.Evident)
+		}
+		if f.Evident {
+			evident++
+		}
+		if f.Variants != nil {
+			return
+		}
+		obj, fields := s, f.Fields
+		if f.Items != nil {
+			obj, _ = s["items"].(map[string]any)
+			fields = f.Items.Fields
+		}
+		props, _ := obj["properties"].(map[string]any)
+		for _, c := range fields {
+			p, ok := props[c.Name].(map[string]any)
+			if !ok {
+				t.Errorf("%s %s.%s: not in the schema", tool, at, c.Name)
+				continue
+			}
+			walk(tool, at+"."+c.Name, c, p, verb)
+		}
+	}
+	for _, tl := range spec.Tools {
+		b, err := emit.Definition(spec, tl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d struct {
+			InputSchema struct {
+				Properties map[string]map[string]any `json:"properties"`
+			} `json:"inputSchema"`
+		}
+		if err := json.Unmarshal(b, &d); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range tl.Inputs {
+			walk(tl.Name, f.Name, f, d.InputSchema.Properties[f.Name], tl.Verb != nil)
+		}
+	}
+	if evident < 50 {
+		t.Fatalf("only %d evident fields rendered", evident)
 	}
 }

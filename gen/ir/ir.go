@@ -141,8 +141,11 @@ type Field struct {
 	DefBool  *bool
 	DefStr   *string
 	// Enum is the closed set of a string field, or nil.
-	Enum       *Enum
-	TrueOnly   bool
+	Enum     *Enum
+	TrueOnly bool
+	// Evident fields are advertised without their description: the name,
+	// type, enum and range say what the value is (docs and Go keep Doc).
+	Evident    bool
 	Format     string
 	Handle     string
 	Unique     bool

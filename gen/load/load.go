@@ -401,6 +401,9 @@ func (r *reader) field(name string, v cue.Value, owner string) *ir.Field {
 	if x, ok := r.opt(v, "true_only"); ok {
 		f.TrueOnly = r.bool(x)
 	}
+	if x, ok := r.opt(v, "evident"); ok {
+		f.Evident = r.bool(x)
+	}
 	if x, ok := r.opt(v, "unique"); ok {
 		f.Unique = r.bool(x)
 	}

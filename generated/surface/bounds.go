@@ -152,7 +152,7 @@ const (
 
 // DeclarationModelBytes: Name, description and inputSchema of every tool, compact JSON: what a model reads. (bytes)
 const (
-	DeclarationModelBytesMax = 34500
+	DeclarationModelBytesMax = 27000
 )
 
 // DevtoolsBufferBytes: Read buffer of the DevTools socket (a longer message streams through it). (bytes)
@@ -204,7 +204,7 @@ const (
 
 // DiscoveryInputBytes: Serialized tools list, input side. (bytes)
 const (
-	DiscoveryInputBytesMax = 41200
+	DiscoveryInputBytesMax = 33800
 )
 
 // DownloadAnnounceMs: Longest an action waits for the browser to announce a download its page started (an a[download] link); a later announcement is reported by the next result. (ms)
@@ -948,7 +948,7 @@ const (
 
 // ToolsListBytes: The whole tools/list result. (bytes)
 const (
-	ToolsListBytesMax = 64000
+	ToolsListBytesMax = 56000
 )
 
 // UploadBase64Chars: Characters of one inline file's base64 (5,000,000 bytes encoded). (chars)

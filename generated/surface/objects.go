@@ -16,10 +16,10 @@ type Download struct {
 	Count int           `json:"count,omitempty"` // Downloads the page started during the call, when more than one (the fact describes the first).
 }
 
-// Selector: A control by name and role, as inspect lists them.
+// Selector: A control by name and role.
 type Selector struct {
-	Name  string `json:"name"`           // Its accessible name.
-	Role  string `json:"role,omitempty"` // As in browser_inspect: button, link, textbox...
+	Name  string `json:"name"`           // Accessible name.
+	Role  string `json:"role,omitempty"` // e.g. button, link
 	Exact bool   `json:"exact"`          // Whole name, same case.
 }
 
@@ -81,9 +81,9 @@ type Evidence struct {
 
 // FormField: A field.
 type FormField struct {
-	Target   string    `json:"target,omitempty"`   // From browser_inspect or browser_find; stale after a navigation.
-	Selector *Selector `json:"selector,omitempty"` // A control by name and role, as inspect lists them.
-	Value    Scalar    `json:"value"`              // Text, a checkbox's boolean, or a number.
+	Target   string    `json:"target,omitempty"`   // From browser_inspect or browser_find.
+	Selector *Selector `json:"selector,omitempty"` // A control by name and role.
+	Value    Scalar    `json:"value"`              // Text, checkbox boolean, or number.
 }
 
 var formFieldKeys = []string{"target", "selector", "value"}
@@ -156,7 +156,7 @@ type Item struct {
 // FlowStep: A named step.
 type FlowStep struct {
 	ID        string          `json:"id"`                  // Name later steps use in flow_ref.
-	Tool      string          `json:"tool"`                // Tool this step calls.
+	Tool      string          `json:"tool"`                // Tool to call.
 	Arguments json.RawMessage `json:"arguments,omitempty"` // That tool's arguments.
 }
 

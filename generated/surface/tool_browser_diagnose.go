@@ -10,14 +10,14 @@ import (
 
 // BrowserDiagnoseArgs are the decoded arguments of browser_diagnose.
 type BrowserDiagnoseArgs struct {
-	Source               string       `json:"source"`                          // Console, network, or both.
-	Detail               string       `json:"detail"`                          // problems: errors and failures only; all: every entry.
-	Match                string       `json:"match,omitempty"`                 // Keep only entries containing this text.
-	After                string       `json:"after,omitempty"`                 // next_cursor of the previous browser_diagnose, to continue.
-	Limit                int          `json:"limit"`                           // Most entries to return.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Source               string       `json:"source"`                          // Which log.
+	Detail               string       `json:"detail"`                          // problems: errors and failures.
+	Match                string       `json:"match,omitempty"`                 // Text entries must contain.
+	After                string       `json:"after,omitempty"`                 // A previous next_cursor.
+	Limit                int          `json:"limit"`                           // Most entries.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

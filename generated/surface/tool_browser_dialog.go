@@ -11,10 +11,10 @@ import (
 // BrowserDialogArgs are the decoded arguments of browser_dialog.
 type BrowserDialogArgs struct {
 	Action               string       `json:"action"`                          // What to do.
-	Text                 *string      `json:"text,omitempty"`                  // Answer typed into a prompt dialog.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Text                 *string      `json:"text,omitempty"`                  // Answer for a prompt.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

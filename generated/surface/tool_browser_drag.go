@@ -10,19 +10,19 @@ import (
 
 // BrowserDragArgs are the decoded arguments of browser_drag.
 type BrowserDragArgs struct {
-	SourceTarget         string       `json:"source_target,omitempty"`         // Target handle to drag, from browser_inspect.
-	DestinationTarget    string       `json:"destination_target,omitempty"`    // Target handle to drop onto.
-	SourceSelector       *Selector    `json:"source_selector,omitempty"`       // The control to drag, by name and role.
-	DestinationSelector  *Selector    `json:"destination_selector,omitempty"`  // The control to drop onto, by name and role.
+	SourceTarget         string       `json:"source_target,omitempty"`         // Target to drag.
+	DestinationTarget    string       `json:"destination_target,omitempty"`    // Target to drop onto.
+	SourceSelector       *Selector    `json:"source_selector,omitempty"`       // Control to drag.
+	DestinationSelector  *Selector    `json:"destination_selector,omitempty"`  // Control to drop onto.
 	View                 string       `json:"view,omitempty"`                  // From browser_screenshot.
-	StartX               *int         `json:"start_x,omitempty"`               // Where the drag starts: pixels from the left of the view's image.
-	StartY               *int         `json:"start_y,omitempty"`               // Where the drag starts: pixels from the top.
-	EndX                 *int         `json:"end_x,omitempty"`                 // Where it drops: pixels from the left.
-	EndY                 *int         `json:"end_y,omitempty"`                 // Where it drops: pixels from the top.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	StartX               *int         `json:"start_x,omitempty"`               // Start, pixels from the left.
+	StartY               *int         `json:"start_y,omitempty"`               // Start, pixels from the top.
+	EndX                 *int         `json:"end_x,omitempty"`                 // Drop, pixels from the left.
+	EndY                 *int         `json:"end_y,omitempty"`                 // Drop, pixels from the top.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Time limit.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

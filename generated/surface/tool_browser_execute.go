@@ -10,12 +10,12 @@ import (
 
 // BrowserExecuteArgs are the decoded arguments of browser_execute.
 type BrowserExecuteArgs struct {
-	Script               string       `json:"script"`                          // JavaScript run in the page; its value returns as JSON.
-	MaxResultChars       int          `json:"max_result_chars"`                // Longest result text returned.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Script               string       `json:"script"`                          // JavaScript; its value returns as JSON.
+	MaxResultChars       int          `json:"max_result_chars"`                // Longest result text.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Time limit.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

@@ -10,13 +10,13 @@ import (
 
 // BrowserFillFormArgs are the decoded arguments of browser_fill_form.
 type BrowserFillFormArgs struct {
-	Fields               []*FormField `json:"fields"`                          // Controls to set, each by target or selector, with its value.
-	SubmitTarget         string       `json:"submit_target,omitempty"`         // Target handle of the button clicked after filling.
-	SubmitSelector       *Selector    `json:"submit_selector,omitempty"`       // The button clicked after filling, by name and role.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Fields               []*FormField `json:"fields"`                          // Controls to set: target or selector, and value.
+	SubmitTarget         string       `json:"submit_target,omitempty"`         // Button clicked after filling.
+	SubmitSelector       *Selector    `json:"submit_selector,omitempty"`       // Button clicked after filling.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Time limit.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

@@ -10,12 +10,12 @@ import (
 
 // BrowserFindArgs are the decoded arguments of browser_find.
 type BrowserFindArgs struct {
-	Text                 string       `json:"text"`                            // Words to look for in names and visible text.
-	Scope                string       `json:"scope"`                           // Match controls, text blocks, or any.
-	MaxResults           int          `json:"max_results"`                     // Most matches to return.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Text                 string       `json:"text"`                            // Words to find in names and text.
+	Scope                string       `json:"scope"`                           // Kind of match.
+	MaxResults           int          `json:"max_results"`                     // Most matches.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

@@ -10,13 +10,13 @@ import (
 
 // BrowserFlowArgs are the decoded arguments of browser_flow.
 type BrowserFlowArgs struct {
-	Steps                []*FlowStep  `json:"steps"`                           // Steps run in order, each a tool and its arguments.
-	OnError              string       `json:"on_error"`                        // After a failed step: stop, or continue.
-	DryRun               bool         `json:"dry_run"`                         // true: decode and check every step, run none.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Steps                []*FlowStep  `json:"steps"`                           // Run in order.
+	OnError              string       `json:"on_error"`                        // After a failed step.
+	DryRun               bool         `json:"dry_run"`                         // Check steps, run none.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Time limit.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

@@ -10,12 +10,12 @@ import (
 
 // BrowserHistoryArgs are the decoded arguments of browser_history.
 type BrowserHistoryArgs struct {
-	Action               string       `json:"action"`                          // back, forward or reload.
-	BypassCache          bool         `json:"bypass_cache,omitempty"`          // Reload without the HTTP cache.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Action               string       `json:"action"`                          // What to do.
+	BypassCache          bool         `json:"bypass_cache,omitempty"`          // Reload uncached.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Time limit.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

@@ -10,15 +10,15 @@ import (
 
 // BrowserHoverArgs are the decoded arguments of browser_hover.
 type BrowserHoverArgs struct {
-	Target               string       `json:"target,omitempty"`                // From browser_inspect or browser_find; stale after a navigation.
-	Selector             *Selector    `json:"selector,omitempty"`              // A control by name and role, as inspect lists them.
+	Target               string       `json:"target,omitempty"`                // From browser_inspect or browser_find.
+	Selector             *Selector    `json:"selector,omitempty"`              // A control by name and role.
 	View                 string       `json:"view,omitempty"`                  // From browser_screenshot.
-	X                    *int         `json:"x,omitempty"`                     // Pixels from the left of the view's image.
-	Y                    *int         `json:"y,omitempty"`                     // Pixels from the top of the view's image.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	X                    *int         `json:"x,omitempty"`                     // Image pixels from the left.
+	Y                    *int         `json:"y,omitempty"`                     // Image pixels from the top.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Time limit.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

@@ -11,13 +11,13 @@ import (
 // BrowserInspectArgs are the decoded arguments of browser_inspect.
 type BrowserInspectArgs struct {
 	Scope                string       `json:"scope"`                           // What to list.
-	Root                 string       `json:"root,omitempty"`                  // Target handle whose subtree a document scope lists.
-	RootSelector         *Selector    `json:"root_selector,omitempty"`         // A control whose subtree a document scope lists, by name and role.
-	MaxDepth             int          `json:"max_depth,omitempty"`             // Levels of the document tree to list.
-	MaxItems             int          `json:"max_items,omitempty"`             // Most items to return.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Root                 string       `json:"root,omitempty"`                  // Subtree root for document scope.
+	RootSelector         *Selector    `json:"root_selector,omitempty"`         // Subtree root for document scope.
+	MaxDepth             int          `json:"max_depth,omitempty"`             // Tree levels.
+	MaxItems             int          `json:"max_items,omitempty"`             // Most items.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

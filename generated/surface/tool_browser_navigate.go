@@ -14,10 +14,10 @@ type BrowserNavigateArgs struct {
 	NewTab               bool         `json:"new_tab"`                         // Open a new tab.
 	Reuse                string       `json:"reuse"`                           // Adopt a same-host tab.
 	Beforeunload         string       `json:"beforeunload,omitempty"`          // Discard unsaved changes.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Time limit.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

@@ -10,16 +10,16 @@ import (
 
 // BrowserPressKeyArgs are the decoded arguments of browser_press_key.
 type BrowserPressKeyArgs struct {
-	Key                  string       `json:"key,omitempty"`                   // One character or a key name such as Enter.
+	Key                  string       `json:"key,omitempty"`                   // A character or key name, e.g. Enter.
 	Strokes              []string     `json:"strokes,omitempty"`               // Keys pressed in turn.
-	Repeat               int          `json:"repeat,omitempty"`                // Times to press the stroke list.
-	Target               string       `json:"target,omitempty"`                // Target handle to focus before pressing.
-	Selector             *Selector    `json:"selector,omitempty"`              // A control to focus before pressing, by name and role.
-	Modifiers            []string     `json:"modifiers,omitempty"`             // Keys held down meanwhile.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Repeat               int          `json:"repeat,omitempty"`                // Times to press.
+	Target               string       `json:"target,omitempty"`                // Target to focus first.
+	Selector             *Selector    `json:"selector,omitempty"`              // Control to focus first.
+	Modifiers            []string     `json:"modifiers,omitempty"`             // Keys held down.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Time limit.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

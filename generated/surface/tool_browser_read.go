@@ -10,13 +10,13 @@ import (
 
 // BrowserReadArgs are the decoded arguments of browser_read.
 type BrowserReadArgs struct {
-	Target               string       `json:"target,omitempty"`                // Target handle whose text alone to read.
-	Selector             *Selector    `json:"selector,omitempty"`              // A control whose text alone to read, by name and role.
-	Mode                 string       `json:"mode"`                            // article: the main content; visible: what is on screen.
-	MaxChars             int          `json:"max_chars"`                       // Longest text to return.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Target               string       `json:"target,omitempty"`                // Read only this target.
+	Selector             *Selector    `json:"selector,omitempty"`              // Read only this control.
+	Mode                 string       `json:"mode"`                            // article: main content; visible: on screen.
+	MaxChars             int          `json:"max_chars"`                       // Longest text.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

@@ -11,13 +11,13 @@ import (
 // BrowserRecordArgs are the decoded arguments of browser_record.
 type BrowserRecordArgs struct {
 	Action               string       `json:"action"`                          // What to do.
-	Recording            string       `json:"recording,omitempty"`             // Recording handle from start; default: the tab's latest.
-	Target               string       `json:"target,omitempty"`                // Target handle of a file input to save into (save).
-	Selector             *Selector    `json:"selector,omitempty"`              // A file input to save into, by name (save).
-	Download             bool         `json:"download,omitempty"`              // true: save as a browser download (save).
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Recording            string       `json:"recording,omitempty"`             // From start; default the tab's latest.
+	Target               string       `json:"target,omitempty"`                // File input to save into (save).
+	Selector             *Selector    `json:"selector,omitempty"`              // File input to save into (save).
+	Download             bool         `json:"download,omitempty"`              // Save as a download (save).
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

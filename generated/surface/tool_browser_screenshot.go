@@ -10,18 +10,18 @@ import (
 
 // BrowserScreenshotArgs are the decoded arguments of browser_screenshot.
 type BrowserScreenshotArgs struct {
-	FullPage             bool         `json:"full_page,omitempty"`             // true: capture the whole page.
-	Target               string       `json:"target,omitempty"`                // Target handle to capture alone.
-	Selector             *Selector    `json:"selector,omitempty"`              // A control to capture alone, by name and role.
-	View                 string       `json:"view,omitempty"`                  // View handle to magnify a region of.
-	X                    *int         `json:"x,omitempty"`                     // Region's left edge, in the view's image pixels.
-	Y                    *int         `json:"y,omitempty"`                     // Region's top edge, in image pixels.
-	Width                *int         `json:"width,omitempty"`                 // Region width in the view's image pixels.
-	Height               *int         `json:"height,omitempty"`                // Region height in image pixels.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	FullPage             bool         `json:"full_page,omitempty"`             // Whole page.
+	Target               string       `json:"target,omitempty"`                // Capture only this target.
+	Selector             *Selector    `json:"selector,omitempty"`              // Capture only this control.
+	View                 string       `json:"view,omitempty"`                  // View to magnify a region of.
+	X                    *int         `json:"x,omitempty"`                     // Region's left edge, image pixels.
+	Y                    *int         `json:"y,omitempty"`                     // Region's top edge.
+	Width                *int         `json:"width,omitempty"`                 // Region width.
+	Height               *int         `json:"height,omitempty"`                // Region height.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Time limit.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

@@ -10,18 +10,18 @@ import (
 
 // BrowserScrollArgs are the decoded arguments of browser_scroll.
 type BrowserScrollArgs struct {
-	Target               string       `json:"target,omitempty"`                // Target handle to scroll into view.
-	Selector             *Selector    `json:"selector,omitempty"`              // A control to scroll into view, by name and role.
-	Direction            string       `json:"direction,omitempty"`             // Which way to scroll.
+	Target               string       `json:"target,omitempty"`                // Scroll into view.
+	Selector             *Selector    `json:"selector,omitempty"`              // Scroll into view.
+	Direction            string       `json:"direction,omitempty"`             // Which way.
 	Amount               string       `json:"amount,omitempty"`                // How far.
 	View                 string       `json:"view,omitempty"`                  // From browser_screenshot.
-	X                    *int         `json:"x,omitempty"`                     // Pixels from the left of the view's image.
-	Y                    *int         `json:"y,omitempty"`                     // Pixels from the top of the view's image.
-	Ticks                *int         `json:"ticks,omitempty"`                 // Mouse wheel notches to turn.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	X                    *int         `json:"x,omitempty"`                     // Image pixels from the left.
+	Y                    *int         `json:"y,omitempty"`                     // Image pixels from the top.
+	Ticks                *int         `json:"ticks,omitempty"`                 // Wheel notches.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Time limit.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

@@ -11,10 +11,10 @@ import (
 // BrowserSequenceArgs are the decoded arguments of browser_sequence.
 type BrowserSequenceArgs struct {
 	Steps                []*SequenceStep `json:"steps"`                           // Steps in order.
-	Tab                  string          `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	TimeoutMs            int             `json:"timeout_ms"`                      // Give up after these ms.
-	RestrictHosts        []string        `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability    `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Tab                  string          `json:"tab,omitempty"`                   // Omit for the only tab.
+	TimeoutMs            int             `json:"timeout_ms"`                      // Time limit.
+	RestrictHosts        []string        `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability    `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

@@ -10,10 +10,10 @@ import (
 
 // BrowserTabsArgs are the decoded arguments of browser_tabs.
 type BrowserTabsArgs struct {
-	Action               string       `json:"action"`                          // list, focus or close.
-	Tab                  string       `json:"tab,omitempty"`                   // Tab handle from browser_tabs list.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Action               string       `json:"action"`                          // What to do.
+	Tab                  string       `json:"tab,omitempty"`                   // From browser_tabs list.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

@@ -10,15 +10,15 @@ import (
 
 // BrowserTypeTextArgs are the decoded arguments of browser_type_text.
 type BrowserTypeTextArgs struct {
-	Target               string       `json:"target,omitempty"`                // From browser_inspect or browser_find; stale after a navigation.
-	Selector             *Selector    `json:"selector,omitempty"`              // A control by name and role, as inspect lists them.
-	Focused              bool         `json:"focused,omitempty"`               // true: type into whatever has focus.
-	Text                 string       `json:"text"`                            // Characters to type, as real key events.
-	ClearFirst           bool         `json:"clear_first"`                     // Empty the field before typing.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Target               string       `json:"target,omitempty"`                // From browser_inspect or browser_find.
+	Selector             *Selector    `json:"selector,omitempty"`              // A control by name and role.
+	Focused              bool         `json:"focused,omitempty"`               // Type where focus is.
+	Text                 string       `json:"text"`                            // Typed as key events.
+	ClearFirst           bool         `json:"clear_first"`                     // Empty it before typing.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Time limit.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

@@ -10,18 +10,18 @@ import (
 
 // BrowserUploadArgs are the decoded arguments of browser_upload.
 type BrowserUploadArgs struct {
-	Paths                []string      `json:"paths,omitempty"`                 // Local files by absolute path, within the upload roots.
-	Files                []*InlineFile `json:"files,omitempty"`                 // Files sent inline as base64.
-	SourceImage          string        `json:"source_image,omitempty"`          // View handle of a screenshot to attach or drop.
-	Target               string        `json:"target,omitempty"`                // Target handle of the file input.
-	Selector             *Selector     `json:"selector,omitempty"`              // The file input, by name and role.
-	View                 string        `json:"view,omitempty"`                  // View handle to drop the image onto.
-	X                    *int          `json:"x,omitempty"`                     // Pixels from the left of the view's image.
-	Y                    *int          `json:"y,omitempty"`                     // Pixels from the top of the view's image.
-	Tab                  string        `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	TimeoutMs            int           `json:"timeout_ms"`                      // Give up after these ms.
-	RestrictHosts        []string      `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability  `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Paths                []string      `json:"paths,omitempty"`                 // Absolute local paths in upload roots.
+	Files                []*InlineFile `json:"files,omitempty"`                 // Inline files.
+	SourceImage          string        `json:"source_image,omitempty"`          // Screenshot view to attach or drop.
+	Target               string        `json:"target,omitempty"`                // The file input.
+	Selector             *Selector     `json:"selector,omitempty"`              // The file input.
+	View                 string        `json:"view,omitempty"`                  // View to drop the image onto.
+	X                    *int          `json:"x,omitempty"`                     // Image pixels from the left.
+	Y                    *int          `json:"y,omitempty"`                     // Image pixels from the top.
+	Tab                  string        `json:"tab,omitempty"`                   // Omit for the only tab.
+	TimeoutMs            int           `json:"timeout_ms"`                      // Time limit.
+	RestrictHosts        []string      `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability  `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

@@ -12,12 +12,12 @@ import (
 type BrowserWaitArgs struct {
 	Condition            string       `json:"condition"`                       // What to wait for.
 	Value                *Scalar      `json:"value,omitempty"`                 // Text, or ms for duration.
-	Target               string       `json:"target,omitempty"`                // From browser_inspect or browser_find; stale after a navigation.
-	Selector             *Selector    `json:"selector,omitempty"`              // A control by name and role, as inspect lists them.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	TimeoutMs            int          `json:"timeout_ms"`                      // Give up after these ms.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Target               string       `json:"target,omitempty"`                // From browser_inspect or browser_find.
+	Selector             *Selector    `json:"selector,omitempty"`              // A control by name and role.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	TimeoutMs            int          `json:"timeout_ms"`                      // Time limit.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 

@@ -10,13 +10,13 @@ import (
 
 // BrowserWindowArgs are the decoded arguments of browser_window.
 type BrowserWindowArgs struct {
-	Action               string       `json:"action"`                          // zoom or resize.
-	Percent              *int         `json:"percent,omitempty"`               // Zoom level in percent.
-	Width                *int         `json:"width,omitempty"`                 // Outer window width in pixels.
-	Height               *int         `json:"height,omitempty"`                // Outer window height in pixels.
-	Tab                  string       `json:"tab,omitempty"`                   // From browser_navigate; omit for the only tab.
-	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts, this call.
-	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these, this call.
+	Action               string       `json:"action"`                          // What to do.
+	Percent              *int         `json:"percent,omitempty"`               // Zoom level.
+	Width                *int         `json:"width,omitempty"`                 // Outer width in pixels.
+	Height               *int         `json:"height,omitempty"`                // Outer height in pixels.
+	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
+	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.
+	RestrictCapabilities []Capability `json:"restrict_capabilities,omitempty"` // Only these.
 	branch               string
 }
 
