@@ -76,7 +76,8 @@ fuzz:
 	$(GO) test ./runtime/mcpedge/ -run '^$$' -fuzz FuzzTextParse -fuzztime $(FUZZTIME)
 	$(GO) test ./runtime/governance/ -run '^$$' -fuzz FuzzCanonicalHost -fuzztime $(FUZZTIME)
 
-# Release archives for every target, version and commit stamped in, with SHA256SUMS (dist/).
+# Release archives for every target, version and commit stamped in, with SHA256SUMS (dist/);
+# the npm packages (dist/npm/: launcher ghostlight-mcp, one package per target) and dist/server.json.
 dist:
 	$(GO) run ./.ci/dist -out dist $(if $(VERSION),-version $(VERSION))
 

@@ -2,7 +2,10 @@
 // cross-compiled for each target with its version and commit stamped in
 // (-ldflags -X), packed with the README as a tar.gz (zip for Windows), and
 // SHA256SUMS over them. Archives are reproducible: fixed order, times and
-// owners. Only the Go toolchain is needed.
+// owners. It also writes the npm package set (npm/: a launcher and one
+// package per target, see npm.go) and the MCP registry entry (server.json).
+// Only the Go toolchain is needed; npm pack turns the package directories
+// into tarballs.
 package main
 
 import (
@@ -33,6 +36,7 @@ func main() {
 	version := flag.String("version", "", "version to stamp (default: git describe, else dev)")
 	commit := flag.String("commit", "", "commit to stamp (default: git rev-parse HEAD)")
 	only := flag.String("targets", strings.Join(targets, ","), "comma-separated GOOS/GOARCH list")
+	npm := flag.Bool("npm", true, "also write the npm packages (npm/) and server.json")
 	flag.Parse()
 	if *version == "" {
 		*version = git("describe", "--tags", "--always", "--dirty")
@@ -43,7 +47,7 @@ func main() {
 	if *commit == "" {
 		*commit = git("rev-parse", "HEAD")
 	}
-	if err := run(*out, *version, *commit, strings.Split(*only, ",")); err != nil {
+	if err := run(*out, *version, *commit, strings.Split(*only, ","), *npm); err != nil {
 		fmt.Fprintln(os.Stderr, "dist:", err)
 		os.Exit(1)
 	}
@@ -57,7 +61,7 @@ func git(args ...string) string {
 	return strings.TrimSpace(string(b))
 }
 
-func run(out, version, commit string, list []string) error {
+func run(out, version, commit string, list []string, npm bool) error {
 	if err := os.RemoveAll(out); err != nil {
 		return err
 	}
@@ -90,6 +94,13 @@ func run(out, version, commit string, list []string) error {
 		if err != nil {
 			return err
 		}
+		if npm {
+			name, err := writePlatformPackage(out, goos, goarch, npmVersion(version), exeBytes)
+			if err != nil {
+				return err
+			}
+			fmt.Printf("npm/%s\t%s\n", name, npmVersion(version))
+		}
 		base := "ghostlight_" + strings.TrimPrefix(version, "v") + "_" + goos + "_" + goarch
 		files := []entry{{base + "/" + exe, exeBytes, 0o755}, {base + "/README.md", readme, 0o644}}
 		var archive []byte
@@ -111,6 +122,15 @@ func run(out, version, commit string, list []string) error {
 	}
 	if err := os.RemoveAll(filepath.Join(out, ".build")); err != nil {
 		return err
+	}
+	if npm {
+		if err := writeLauncher(out, npmVersion(version)); err != nil {
+			return err
+		}
+		if err := writeServerJSON(out, npmVersion(version)); err != nil {
+			return err
+		}
+		fmt.Printf("npm/%s\t%s\nserver.json\n", launcherName, npmVersion(version))
 	}
 	// By file name, as sha256sum -c lists them.
 	sort.Slice(sums, func(i, j int) bool { return sums[i][66:] < sums[j][66:] })
