@@ -204,3 +204,34 @@ func (s *liveServer) observe(t *testing.T, role, name string) string {
 func sel(role, name string) map[string]any {
 	return map[string]any{"role": role, "name": name, "exact": true}
 }
+
+type found struct{ role, target string }
+
+// findAll runs browser_find and returns the best match of each name.
+func (s *liveServer) findAll(t *testing.T, text string) map[string]found {
+	t.Helper()
+	env := s.must(t, "browser_find", map[string]any{"text": text})
+	var f surface.BrowserFindFacts
+	if err := json.Unmarshal(env.Facts, &f); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]found{}
+	for _, m := range f.Matches {
+		if _, ok := byName[m.Name]; !ok {
+			byName[m.Name] = found{string(m.Role), m.Target}
+		}
+	}
+	return byName
+}
+
+// find runs browser_find for text and returns the match named name (it
+// fails the test, listing the matches, when there is none).
+func (s *liveServer) find(t *testing.T, text, name string) found {
+	t.Helper()
+	all := s.findAll(t, text)
+	m, ok := all[name]
+	if !ok {
+		t.Fatalf("find %q has no match named %q: %v", text, name, all)
+	}
+	return m
+}

@@ -1,7 +1,11 @@
 package conformance
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // Each test opens one corpus page in the shipped binary and does what a
@@ -121,4 +125,86 @@ func TestCorpusShoelace(t *testing.T) {
 	s.observe(t, "switch", "Dark mode")
 	s.must(t, "browser_click", map[string]any{"selector": sel("switch", "Dark mode")})
 	site.wait(t, "shoelace", "dark mode on", func(m map[string]any) bool { return m["dark"] == true })
+}
+
+// TestCorpusTipTap: type into a TipTap (ProseMirror) editor, turn Bold on
+// from its toolbar, type on.
+func TestCorpusTipTap(t *testing.T) {
+	site, s := corpusOpen(t, "tiptap")
+	s.observe(t, "textbox", "Story")
+	s.must(t, "browser_type_text", map[string]any{"selector": sel("textbox", "Story"), "text": "Hello corpus"})
+	site.wait(t, "tiptap", "the typed words", func(m map[string]any) bool { return m["text"] == "Hello corpus" })
+	s.observe(t, "button", "Bold")
+	s.must(t, "browser_click", map[string]any{"selector": sel("button", "Bold")})
+	s.must(t, "browser_type_text", map[string]any{"focused": true, "text": " loud words"})
+	site.wait(t, "tiptap", "bold words after the plain ones", func(m map[string]any) bool {
+		h, _ := m["html"].(string)
+		return m["text"] == "Hello corpus loud words" && strings.HasSuffix(h, "loud words</strong></p>") && !strings.Contains(h, "<strong>Hello")
+	})
+}
+
+// TestCorpusDatePicker: open react-datepicker's calendar from its input and
+// pick a day by the name the calendar gives it.
+func TestCorpusDatePicker(t *testing.T) {
+	site, s := corpusOpen(t, "datepicker")
+	s.observe(t, "textbox", "Start date")
+	s.must(t, "browser_click", map[string]any{"selector": sel("textbox", "Start date")})
+	// The calendar's days are grid cells that only the selected (first)
+	// day's tabindex makes a control: inspect lists that one and a selector
+	// resolves no other (target_not_found), so find the day and click its
+	// target.
+	day := s.find(t, "March 15th", "Choose Sunday, March 15th, 2026")
+	s.must(t, "browser_click", map[string]any{"target": day.target})
+	site.wait(t, "datepicker", "date 2026-03-15", func(m map[string]any) bool { return m["date"] == "2026-03-15" })
+}
+
+// TestCorpusVirtualList: a row far down a virtualized list is not in the
+// DOM until the list scrolls; capture the list, turn the wheel over it until
+// find sees the row, click it.
+func TestCorpusVirtualList(t *testing.T) {
+	site, s := corpusOpen(t, "virtual")
+	s.observe(t, "button", "Row 1")
+	const want = "Row 60"
+	found := func() bool { _, ok := s.findAll(t, want)[want]; return ok }
+	if found() {
+		t.Fatalf("%s is in the DOM before any scroll: the list is not virtualized", want)
+	}
+	for turns := 0; !found(); turns++ {
+		if turns == 10 {
+			t.Fatalf("%s never appeared after %d wheel turns over the list", want, turns)
+		}
+		env := s.must(t, "browser_screenshot", map[string]any{"selector": sel("region", "Rows")})
+		var v surface.BrowserScreenshotFacts
+		if err := json.Unmarshal(env.Facts, &v); err != nil {
+			t.Fatal(err)
+		}
+		s.must(t, "browser_scroll", map[string]any{"view": v.View, "x": v.Width / 2, "y": v.Height / 2, "ticks": 5, "direction": "down"})
+	}
+	s.must(t, "browser_click", map[string]any{"selector": sel("button", want)})
+	site.wait(t, "virtual", want+" picked", func(m map[string]any) bool { return m["picked"] == want })
+}
+
+// TestCorpusCrossOriginFrameForm: a payment form in an out-of-process frame
+// (127.0.0.2) inside a page on 127.0.0.1, filled by selectors and submitted.
+func TestCorpusCrossOriginFrameForm(t *testing.T) {
+	site := newCorpusSite(t)
+	s := startStdio(t)
+	t.Cleanup(func() { s.c.Close() })
+	s.must(t, "browser_navigate", map[string]any{"url": site.A + "/checkout"})
+	site.wait(t, "frame", "its first state", func(map[string]any) bool { return true })
+	s.must(t, "browser_wait", map[string]any{"condition": "selector_present", "selector": sel("button", "Pay now"), "timeout_ms": 10000})
+	s.observe(t, "textbox", "Card holder")
+	s.observe(t, "combobox", "Country")
+	s.must(t, "browser_fill_form", map[string]any{
+		"fields": []map[string]any{
+			{"selector": sel("textbox", "Card holder"), "value": "Ada Lovelace"},
+			{"selector": sel("textbox", "City"), "value": "Lyon"},
+			{"selector": sel("combobox", "Country"), "value": "France"},
+			{"selector": sel("checkbox", "Remember card"), "value": true},
+		},
+		"submit_selector": sel("button", "Pay now"),
+	})
+	site.wait(t, "frame", "the submitted form", func(m map[string]any) bool {
+		return m["holder"] == "Ada Lovelace" && m["city"] == "Lyon" && m["country"] == "fr" && m["save"] == true && m["submitted"] == true
+	})
 }
