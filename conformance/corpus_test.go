@@ -208,3 +208,22 @@ func TestCorpusCrossOriginFrameForm(t *testing.T) {
 		return m["holder"] == "Ada Lovelace" && m["city"] == "Lyon" && m["country"] == "fr" && m["save"] == true && m["submitted"] == true
 	})
 }
+
+// TestCorpusSortable: SortableJS list items are plain list items, not
+// controls: find each end by its text and drag one onto the other.
+func TestCorpusSortable(t *testing.T) {
+	site, s := corpusOpen(t, "sortable")
+	src := s.find(t, "Task Alpha", "Task Alpha")
+	dst := s.find(t, "Task Delta", "Task Delta")
+	s.must(t, "browser_drag", map[string]any{"source_target": src.target, "destination_target": dst.target})
+	site.wait(t, "sortable", "Alpha dropped at Delta's place", func(m map[string]any) bool { return m["order"] == "Bravo,Charlie,Delta,Alpha,Echo" })
+}
+
+// TestCorpusDndKit: dnd-kit sortable items are buttons; drag one onto
+// another by selectors.
+func TestCorpusDndKit(t *testing.T) {
+	site, s := corpusOpen(t, "dndkit")
+	s.observe(t, "button", "Card One")
+	s.must(t, "browser_drag", map[string]any{"source_selector": sel("button", "Card One"), "destination_selector": sel("button", "Card Four")})
+	site.wait(t, "dndkit", "One dropped at Four's place", func(m map[string]any) bool { return m["order"] == "Two,Three,Four,One,Five" })
+}

@@ -11,7 +11,7 @@ if [ ! -x node_modules/.bin/esbuild ] || ! cmp -s package-lock.json node_modules
 fi
 mkdir -p dist
 node_modules/.bin/esbuild react-select.jsx mui.jsx radix.jsx headlessui.jsx tiptap.js codemirror.js shoelace.js \
-	datepicker.jsx virtual.jsx --bundle --minify --format=iife --outdir=dist \
+	datepicker.jsx virtual.jsx sortable.js dndkit.jsx --bundle --minify --format=iife --outdir=dist \
 	--define:process.env.NODE_ENV='"production"' --log-level=warning
 rm -rf dist/shoelace
 mkdir -p dist/shoelace
