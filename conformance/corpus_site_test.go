@@ -235,3 +235,11 @@ func (s *liveServer) find(t *testing.T, text, name string) found {
 	}
 	return m
 }
+
+// appear waits (bounded, 5 s) for a control an action just brought up, as a
+// careful model does with browser_wait, then observes it.
+func (s *liveServer) appear(t *testing.T, role, name string) string {
+	t.Helper()
+	s.must(t, "browser_wait", map[string]any{"condition": "selector_present", "selector": sel(role, name), "timeout_ms": 5000})
+	return s.observe(t, role, name)
+}

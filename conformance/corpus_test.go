@@ -31,7 +31,7 @@ func TestCorpusReactSelect(t *testing.T) {
 	site, s := corpusOpen(t, "react-select")
 	s.observe(t, "combobox", "Flavour")
 	s.must(t, "browser_type_text", map[string]any{"selector": sel("combobox", "Flavour"), "text": "pist"})
-	s.observe(t, "option", "Pistachio")
+	s.appear(t, "option", "Pistachio")
 	s.must(t, "browser_click", map[string]any{"selector": sel("option", "Pistachio")})
 	site.wait(t, "react-select", "flavour pistachio", func(m map[string]any) bool { return m["flavour"] == "pistachio" })
 }
@@ -42,7 +42,7 @@ func TestCorpusMUI(t *testing.T) {
 	site, s := corpusOpen(t, "mui")
 	s.observe(t, "combobox", "Age")
 	s.must(t, "browser_click", map[string]any{"selector": sel("combobox", "Age")})
-	s.observe(t, "option", "Twenty")
+	s.appear(t, "option", "Twenty")
 	s.must(t, "browser_click", map[string]any{"selector": sel("option", "Twenty")})
 	site.wait(t, "mui", "age 20", func(m map[string]any) bool { return m["age"] == float64(20) })
 
@@ -52,13 +52,13 @@ func TestCorpusMUI(t *testing.T) {
 
 	s.observe(t, "combobox", "Movie")
 	s.must(t, "browser_type_text", map[string]any{"selector": sel("combobox", "Movie"), "text": "godf"})
-	s.observe(t, "option", "The Godfather")
+	s.appear(t, "option", "The Godfather")
 	s.must(t, "browser_click", map[string]any{"selector": sel("option", "The Godfather")})
 	site.wait(t, "mui", "movie The Godfather", func(m map[string]any) bool { return m["movie"] == "The Godfather" })
 
 	s.must(t, "browser_click", map[string]any{"selector": sel("button", "Delete account")})
 	site.wait(t, "mui", "the dialog open", func(m map[string]any) bool { return m["dialogOpen"] == true })
-	s.observe(t, "button", "Delete forever")
+	s.appear(t, "button", "Delete forever")
 	s.must(t, "browser_click", map[string]any{"selector": sel("button", "Delete forever")})
 	site.wait(t, "mui", "the dialog confirmed", func(m map[string]any) bool { return m["answer"] == "confirm" && m["dialogOpen"] == false })
 }
@@ -81,7 +81,7 @@ func TestCorpusRadix(t *testing.T) {
 
 	s.observe(t, "button", "Options")
 	s.must(t, "browser_click", map[string]any{"selector": sel("button", "Options")})
-	s.observe(t, "menuitem", "Duplicate")
+	s.appear(t, "menuitem", "Duplicate")
 	s.must(t, "browser_click", map[string]any{"selector": sel("menuitem", "Duplicate")})
 	site.wait(t, "radix", "action duplicate", func(m map[string]any) bool { return m["action"] == "duplicate" })
 }
@@ -91,7 +91,7 @@ func TestCorpusHeadlessUI(t *testing.T) {
 	site, s := corpusOpen(t, "headlessui")
 	s.observe(t, "combobox", "Assignee")
 	s.must(t, "browser_type_text", map[string]any{"selector": sel("combobox", "Assignee"), "text": "tom"})
-	s.observe(t, "option", "Tom Cook")
+	s.appear(t, "option", "Tom Cook")
 	s.must(t, "browser_click", map[string]any{"selector": sel("option", "Tom Cook")})
 	site.wait(t, "headlessui", "assignee Tom Cook", func(m map[string]any) bool { return m["assignee"] == "Tom Cook" })
 }
@@ -114,7 +114,7 @@ func TestCorpusShoelace(t *testing.T) {
 
 	s.observe(t, "combobox", "Shirt size")
 	s.must(t, "browser_click", map[string]any{"selector": sel("combobox", "Shirt size")})
-	s.observe(t, "option", "Medium")
+	s.appear(t, "option", "Medium")
 	s.must(t, "browser_click", map[string]any{"selector": sel("option", "Medium")})
 	site.wait(t, "shoelace", "size medium", func(m map[string]any) bool { return m["size"] == "medium" })
 
@@ -149,6 +149,7 @@ func TestCorpusDatePicker(t *testing.T) {
 	site, s := corpusOpen(t, "datepicker")
 	s.observe(t, "textbox", "Start date")
 	s.must(t, "browser_click", map[string]any{"selector": sel("textbox", "Start date")})
+	s.appear(t, "button", "Next Month")
 	// The calendar's days are grid cells that only the selected (first)
 	// day's tabindex makes a control: inspect lists that one and a selector
 	// resolves no other (target_not_found), so find the day and click its
@@ -160,7 +161,8 @@ func TestCorpusDatePicker(t *testing.T) {
 
 // TestCorpusVirtualList: a row far down a virtualized list is not in the
 // DOM until the list scrolls; capture the list, turn the wheel over it until
-// find sees the row, click it.
+// find sees the row, click it. Two notches a turn move the list less than
+// the rows it keeps rendered, so no turn skips past the row.
 func TestCorpusVirtualList(t *testing.T) {
 	site, s := corpusOpen(t, "virtual")
 	s.observe(t, "button", "Row 1")
@@ -169,17 +171,24 @@ func TestCorpusVirtualList(t *testing.T) {
 	if found() {
 		t.Fatalf("%s is in the DOM before any scroll: the list is not virtualized", want)
 	}
+	var offsets []int
 	for turns := 0; !found(); turns++ {
-		if turns == 10 {
-			t.Fatalf("%s never appeared after %d wheel turns over the list", want, turns)
+		if turns == 30 {
+			t.Fatalf("%s never appeared after %d wheel turns over the list (offsets %v)", want, turns, offsets)
 		}
 		env := s.must(t, "browser_screenshot", map[string]any{"selector": sel("region", "Rows")})
 		var v surface.BrowserScreenshotFacts
 		if err := json.Unmarshal(env.Facts, &v); err != nil {
 			t.Fatal(err)
 		}
-		s.must(t, "browser_scroll", map[string]any{"view": v.View, "x": v.Width / 2, "y": v.Height / 2, "ticks": 5, "direction": "down"})
+		env = s.must(t, "browser_scroll", map[string]any{"view": v.View, "x": v.Width / 2, "y": v.Height / 2, "ticks": 2, "direction": "down"})
+		var sc surface.BrowserScrollFacts
+		if err := json.Unmarshal(env.Facts, &sc); err != nil {
+			t.Fatal(err)
+		}
+		offsets = append(offsets, sc.ScrollY)
 	}
+	t.Logf("%s found after wheel turns reaching offsets %v", want, offsets)
 	s.must(t, "browser_click", map[string]any{"selector": sel("button", want)})
 	site.wait(t, "virtual", want+" picked", func(m map[string]any) bool { return m["picked"] == want })
 }
