@@ -21,7 +21,15 @@ root.innerHTML = `
 <sl-switch id="dark">Dark mode</sl-switch>
 <p>After the form</p>`;
 const $ = (id) => document.getElementById(id);
-const send = () => report('shoelace', { name: $('name').value, size: $('size').value, news: $('news').checked, dark: $('dark').checked });
+// lastPress names where the page saw the last pointer press land (the composed path's first element
+// with an id, or a shadow part), so a failure says which control took a press.
+let lastPress = '';
+document.addEventListener('pointerdown', (e) => {
+  const el = e.composedPath().find((n) => n instanceof Element && (n.id || n.getAttribute('part')));
+  lastPress = el ? (el.id || el.getAttribute('part')) : String(e.target && e.target.tagName);
+  send();
+}, true);
+const send = () => report('shoelace', { name: $('name').value, size: $('size').value, news: $('news').checked, dark: $('dark').checked, lastPress });
 for (const id of ['name', 'size', 'news', 'dark']) {
   $(id).addEventListener('sl-input', send);
   $(id).addEventListener('sl-change', send);
