@@ -16,9 +16,12 @@ browser:
 node:
 	@bash .ci/node
 
-# The drag-library test pages (SortableJS, dnd-kit), installed from the lockfile and bundled.
+# The drag-library test pages (SortableJS, dnd-kit) and the widget corpus (conformance/corpus:
+# react-select, MUI, Radix, Headless UI, TipTap, CodeMirror, Shoelace...), installed from their
+# lockfiles and bundled.
 testpages: node
 	@bash runtime/tools/testdata/draglibs/build.sh
+	@bash conformance/corpus/build.sh
 
 build:
 	$(GO) build -o bin/ghostlight ./tools/ghostlight
