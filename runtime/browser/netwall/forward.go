@@ -24,7 +24,7 @@ var hopHeaders = []string{"Proxy-Connection", "Proxy-Authorization", "Proxy-Auth
 
 // forward carries one absolute-URI request and its response. keep says the
 // client connection may carry another; next is the upstream kept for it.
-func (p *Proxy) forward(c net.Conn, req *http.Request, up *upstream) (keep bool, next *upstream) {
+func (p *Proxy) forward(c net.Conn, cbr *bufio.Reader, req *http.Request, up *upstream) (keep bool, next *upstream) {
 	hostport, asked, ok := target(req)
 	if !ok {
 		refuseStatus(c, http.StatusBadRequest)
@@ -70,7 +70,7 @@ func (p *Proxy) forward(c net.Conn, req *http.Request, up *upstream) (keep bool,
 		refuseStatus(c, http.StatusBadGateway)
 		return false, up
 	}
-	resp, err := http.ReadResponse(up.br, req)
+	resp, err := awaitResponse(c, cbr, up, req)
 	if err != nil {
 		refuseStatus(c, http.StatusBadGateway)
 		return false, up
@@ -200,4 +200,28 @@ func (b *cutShort) Close() error {
 		_ = b.up.Close()
 	}
 	return b.ReadCloser.Close()
+}
+
+// awaitResponse reads the server's answer while watching the browser's
+// side: a browser that gives up on the request before the answer (a
+// cancelled navigation, a fetch aborted) closes its connection, and the
+// server must see the request dropped too, so the upstream connection is
+// closed then. The browser sends nothing else on the connection meanwhile
+// (no pipelining), so the watch peeks without consuming.
+func awaitResponse(c net.Conn, cbr *bufio.Reader, up *upstream, req *http.Request) (*http.Response, error) {
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		if _, err := cbr.Peek(1); err != nil {
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				return // the answer came (or the connection idled past its bound)
+			}
+			_ = up.c.Close()
+		}
+	}()
+	resp, err := http.ReadResponse(up.br, req)
+	_ = c.SetReadDeadline(time.Unix(1, 0)) // ends the watch
+	<-watched
+	_ = c.SetDeadline(time.Now().Add(idleWait))
+	return resp, err
 }

@@ -177,7 +177,7 @@ func (p *Proxy) client(c net.Conn) {
 			p.tunnel(c, br, req)
 			return
 		}
-		keep, next := p.forward(c, req, up)
+		keep, next := p.forward(c, br, req, up)
 		up = next
 		if !keep {
 			return
