@@ -4,7 +4,7 @@ GO ?= go
 PKGS := ./...
 FUZZTIME ?= 50000x
 
-.PHONY: all demo test race generate check-generated lint staticcheck bench bench-live fuzz build browser node testpages clean dist cross clients
+.PHONY: all demo test race generate check-generated lint staticcheck bench bench-live bench-corpus fuzz build browser node testpages clean dist cross clients
 
 all: check-generated lint staticcheck test race
 
@@ -73,6 +73,11 @@ bench: browser
 # step by step and as one flow; rewrites docs/performance.md.
 bench-live: browser
 	$(GO) run ./tools/bench-live -out docs/performance.md
+
+# The widget corpus on Ghostlight and on chrome-devtools-mcp (pinned in
+# tools/bench-live/peer): the model-visible byte table in docs/performance.md.
+bench-corpus: browser node
+	$(GO) run ./tools/bench-live -corpus 3 -out docs/performance.md
 
 fuzz:
 	$(GO) test ./conformance/ -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME)

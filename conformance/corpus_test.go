@@ -160,12 +160,11 @@ func TestCorpusDatePicker(t *testing.T) {
 	s.observe(t, "textbox", "Start date")
 	s.must(t, "browser_click", map[string]any{"selector": sel("textbox", "Start date")})
 	s.appear(t, "button", "Next Month")
-	// The calendar's days are grid cells that only the selected (first)
-	// day's tabindex makes a control: inspect lists that one and a selector
-	// resolves no other (target_not_found), so find the day and click its
-	// target.
-	day := s.find(t, "March 15th", "Choose Sunday, March 15th, 2026")
-	s.must(t, "browser_click", map[string]any{"target": day.target})
+	// The calendar's days are grid cells with a roving tabindex (only the
+	// selected day's is 0): each is a control a person clicks, listed by
+	// inspect as a cell and named by a selector.
+	s.observe(t, "cell", "Choose Sunday, March 15th, 2026")
+	s.must(t, "browser_click", map[string]any{"selector": sel("cell", "Choose Sunday, March 15th, 2026")})
 	site.wait(t, "datepicker", "date 2026-03-15", func(m map[string]any) bool { return m["date"] == "2026-03-15" })
 }
 

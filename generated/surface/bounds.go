@@ -114,6 +114,11 @@ const (
 	ClickCountDefault = 1
 )
 
+// ClickFrameSyncFrames: Animation frames of the top document a click over an out-of-process frame waits first, so the browser routes the press by hit-test data of the current layout. (count)
+const (
+	ClickFrameSyncFramesMax = 2
+)
+
 // ClickFrameSyncMs: Longest wait, after a click's release, for the out-of-process frame under the point to run it (the browser acknowledges the click before that frame's process has). (ms)
 const (
 	ClickFrameSyncMsMax = 1000

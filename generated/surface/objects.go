@@ -19,7 +19,7 @@ type Download struct {
 // Selector: A control by name and role.
 type Selector struct {
 	Name  string `json:"name"`           // Accessible name.
-	Role  string `json:"role,omitempty"` // e.g. button, link
+	Role  string `json:"role,omitempty"` // e.g. button
 	Exact bool   `json:"exact"`          // Whole name, same case.
 }
 
@@ -81,7 +81,7 @@ type Evidence struct {
 
 // FormField: A field.
 type FormField struct {
-	Target   string    `json:"target,omitempty"`   // From browser_inspect or browser_find.
+	Target   string    `json:"target,omitempty"`   // From inspect or find.
 	Selector *Selector `json:"selector,omitempty"` // A control by name and role.
 	Value    Scalar    `json:"value"`              // Text, checkbox boolean, or number.
 }

@@ -10,11 +10,11 @@ import (
 
 // BrowserClickArgs are the decoded arguments of browser_click.
 type BrowserClickArgs struct {
-	Target               string       `json:"target,omitempty"`                // From browser_inspect or browser_find.
+	Target               string       `json:"target,omitempty"`                // From inspect or find.
 	Selector             *Selector    `json:"selector,omitempty"`              // A control by name and role.
-	View                 string       `json:"view,omitempty"`                  // From browser_screenshot.
-	X                    *int         `json:"x,omitempty"`                     // Image pixels from the left.
-	Y                    *int         `json:"y,omitempty"`                     // Image pixels from the top.
+	View                 string       `json:"view,omitempty"`                  // From screenshot.
+	X                    *int         `json:"x,omitempty"`                     // Image px from left.
+	Y                    *int         `json:"y,omitempty"`                     // Image px from top.
 	Button               string       `json:"button"`                          // Mouse button.
 	ClickCount           int          `json:"click_count"`                     // 2 double, 3 triple.
 	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.

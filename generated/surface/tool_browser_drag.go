@@ -14,7 +14,7 @@ type BrowserDragArgs struct {
 	DestinationTarget    string       `json:"destination_target,omitempty"`    // Target to drop onto.
 	SourceSelector       *Selector    `json:"source_selector,omitempty"`       // Control to drag.
 	DestinationSelector  *Selector    `json:"destination_selector,omitempty"`  // Control to drop onto.
-	View                 string       `json:"view,omitempty"`                  // From browser_screenshot.
+	View                 string       `json:"view,omitempty"`                  // From screenshot.
 	StartX               *int         `json:"start_x,omitempty"`               // Start, pixels from the left.
 	StartY               *int         `json:"start_y,omitempty"`               // Start, pixels from the top.
 	EndX                 *int         `json:"end_x,omitempty"`                 // Drop, pixels from the left.

@@ -10,11 +10,11 @@ import (
 
 // BrowserHoverArgs are the decoded arguments of browser_hover.
 type BrowserHoverArgs struct {
-	Target               string       `json:"target,omitempty"`                // From browser_inspect or browser_find.
+	Target               string       `json:"target,omitempty"`                // From inspect or find.
 	Selector             *Selector    `json:"selector,omitempty"`              // A control by name and role.
-	View                 string       `json:"view,omitempty"`                  // From browser_screenshot.
-	X                    *int         `json:"x,omitempty"`                     // Image pixels from the left.
-	Y                    *int         `json:"y,omitempty"`                     // Image pixels from the top.
+	View                 string       `json:"view,omitempty"`                  // From screenshot.
+	X                    *int         `json:"x,omitempty"`                     // Image px from left.
+	Y                    *int         `json:"y,omitempty"`                     // Image px from top.
 	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
 	TimeoutMs            int          `json:"timeout_ms"`                      // Time limit.
 	RestrictHosts        []string     `json:"restrict_hosts,omitempty"`        // Only these hosts.

@@ -14,9 +14,9 @@ type BrowserScrollArgs struct {
 	Selector             *Selector    `json:"selector,omitempty"`              // Scroll into view.
 	Direction            string       `json:"direction,omitempty"`             // Which way.
 	Amount               string       `json:"amount,omitempty"`                // How far.
-	View                 string       `json:"view,omitempty"`                  // From browser_screenshot.
-	X                    *int         `json:"x,omitempty"`                     // Image pixels from the left.
-	Y                    *int         `json:"y,omitempty"`                     // Image pixels from the top.
+	View                 string       `json:"view,omitempty"`                  // From screenshot.
+	X                    *int         `json:"x,omitempty"`                     // Image px from left.
+	Y                    *int         `json:"y,omitempty"`                     // Image px from top.
 	Ticks                *int         `json:"ticks,omitempty"`                 // Wheel notches.
 	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
 	TimeoutMs            int          `json:"timeout_ms"`                      // Time limit.

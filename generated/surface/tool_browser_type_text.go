@@ -10,7 +10,7 @@ import (
 
 // BrowserTypeTextArgs are the decoded arguments of browser_type_text.
 type BrowserTypeTextArgs struct {
-	Target               string       `json:"target,omitempty"`                // From browser_inspect or browser_find.
+	Target               string       `json:"target,omitempty"`                // From inspect or find.
 	Selector             *Selector    `json:"selector,omitempty"`              // A control by name and role.
 	Focused              bool         `json:"focused,omitempty"`               // Type where focus is.
 	Text                 string       `json:"text"`                            // Typed as key events.

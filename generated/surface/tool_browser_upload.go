@@ -16,8 +16,8 @@ type BrowserUploadArgs struct {
 	Target               string        `json:"target,omitempty"`                // The file input.
 	Selector             *Selector     `json:"selector,omitempty"`              // The file input.
 	View                 string        `json:"view,omitempty"`                  // View to drop the image onto.
-	X                    *int          `json:"x,omitempty"`                     // Image pixels from the left.
-	Y                    *int          `json:"y,omitempty"`                     // Image pixels from the top.
+	X                    *int          `json:"x,omitempty"`                     // Image px from left.
+	Y                    *int          `json:"y,omitempty"`                     // Image px from top.
 	Tab                  string        `json:"tab,omitempty"`                   // Omit for the only tab.
 	TimeoutMs            int           `json:"timeout_ms"`                      // Time limit.
 	RestrictHosts        []string      `json:"restrict_hosts,omitempty"`        // Only these hosts.

@@ -12,7 +12,7 @@ import (
 type BrowserWaitArgs struct {
 	Condition            string       `json:"condition"`                       // What to wait for.
 	Value                *Scalar      `json:"value,omitempty"`                 // Text, or ms for duration.
-	Target               string       `json:"target,omitempty"`                // From browser_inspect or browser_find.
+	Target               string       `json:"target,omitempty"`                // From inspect or find.
 	Selector             *Selector    `json:"selector,omitempty"`              // A control by name and role.
 	Tab                  string       `json:"tab,omitempty"`                   // Omit for the only tab.
 	TimeoutMs            int          `json:"timeout_ms"`                      // Time limit.

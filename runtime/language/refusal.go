@@ -83,6 +83,9 @@ func Refusal(tool string, r *surface.Refusal) Text {
 	case surface.ReasonNoHistoryEntry:
 		return Say(fmt.Sprintf("There is no page to go %s to.", msg))
 	case surface.ReasonTargetNotFound:
+		if msg != "" { // how long an action looked for it
+			return Say(fmt.Sprintf("No control on the page matches that selector, %s.", msg), "Call browser_find with the text you expect to see.")
+		}
 		return Say("No control on the page matches that selector.", "Call browser_find with the text you expect to see.")
 	case surface.ReasonTargetAmbiguous:
 		return Say(fmt.Sprintf("%s match that selector.", Plural(r.Candidates, "control", "controls")), `Add "role" or "exact":true, or pick a target from browser_find.`)

@@ -90,7 +90,7 @@ func (a *act) zoom(x, y float64) input.Point {
 
 // resolve turns a target handle or selector into a live element id.
 func (a *act) resolve(ctx context.Context, target string, sel *surface.Selector, pointer string) (int, *surface.Refusal) {
-	id, r := a.s.element(ctx, a.t, target, sel, pointer)
+	id, r := a.s.elementBy(ctx, a.t, target, sel, pointer, pagejs.ActionDeadline(ctx))
 	if r != nil {
 		if r.Pointer == "" && (r.Reason == surface.ReasonStaleTarget || r.Reason == surface.ReasonTargetNotFound || r.Reason == surface.ReasonTargetAmbiguous) {
 			r.Pointer = pointer

@@ -117,7 +117,7 @@ func TestClickSelectorButtonsAndRefusals(t *testing.T) {
 	}
 	// Refusals dispatch nothing.
 	actExpect(t, h.call("browser_click", `{"target":"`+h.actTarget(tab, "Disabled")+`"}`), surface.StatusFailed, surface.EffectNone, surface.ReasonTargetDisabled)
-	actExpect(t, h.call("browser_click", `{"selector":{"name":"No such control anywhere"}}`), surface.StatusFailed, surface.EffectNone, surface.ReasonTargetNotFound)
+	actExpect(t, h.call("browser_click", `{"selector":{"name":"No such control anywhere"},"timeout_ms":300}`), surface.StatusFailed, surface.EffectNone, surface.ReasonTargetNotFound)
 	old := h.actTarget(tab, "Save")
 	h.must("browser_click", `{"target":"`+h.actTarget(tab, "Next page")+`"}`)
 	r = h.call("browser_click", `{"target":"`+old+`"}`)

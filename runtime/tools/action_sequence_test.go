@@ -55,7 +55,7 @@ func TestSequenceStopsAtFirstFailure(t *testing.T) {
 	srv := actSite(t, map[string]string{"/": actFormPage}, nil)
 	tab := h.actOpen(srv.URL + "/")
 	name := h.actTarget(tab, "Full name")
-	r := h.call("browser_sequence", `{"steps":[`+
+	r := h.call("browser_sequence", `{"timeout_ms":3000,"steps":[`+
 		`{"action":"fill","target":"`+name+`","value":"Ada"},`+
 		`{"action":"click","selector":{"name":"Nothing is called this"}},`+
 		`{"action":"press_key","key":"Enter"}]}`)

@@ -269,7 +269,7 @@ func TestCredentialFieldsReceiveNothing(t *testing.T) {
 					check("upload", h.call("browser_upload", `{`+on+`,"selector":{"name":`+name+`},"files":[{"name":"a.txt","data_base64":"YQ=="}]}`))
 				}
 			} else {
-				r := h.call("browser_fill_form", `{`+on+`,"fields":[{"selector":{"name":`+name+`},"value":"F"}]}`)
+				r := h.call("browser_fill_form", `{`+on+`,"timeout_ms":500,"fields":[{"selector":{"name":`+name+`},"value":"F"}]}`)
 				if r.Envelope.Status == surface.StatusSucceeded {
 					t.Fatalf("%s fill_form reached a closed root: %s", what, r.JSON)
 				}

@@ -116,6 +116,7 @@ func refusalFor(err error, timeoutMs int) *surface.Refusal {
 			r.Reason = surface.ReasonCredentialHandoff
 		case pagejs.KindNoMatch:
 			r.Reason = surface.ReasonTargetNotFound
+			r.Message = strings.TrimPrefix(language.StillAfter(pe.Waited), ", ") // a selector looked for until the deadline
 		case pagejs.KindAmbiguous:
 			r.Reason, r.Candidates = surface.ReasonTargetAmbiguous, pe.Count
 		case pagejs.KindUnavailable:

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
@@ -111,6 +112,13 @@ func unknownHandle(pointer, kind string) *surface.Refusal {
 // element resolves a target handle or a semantic selector to a live element
 // id on t, refusing stale handles before touching the page.
 func (s *session) element(ctx context.Context, t *browser.Tab, target string, sel *surface.Selector, pointer string) (int, *surface.Refusal) {
+	return s.elementBy(ctx, t, target, sel, pointer, time.Time{})
+}
+
+// elementBy is element; with a deadline, a selector that matches nothing
+// is looked up again each animation frame until then (an action's control
+// may still be appearing: pagejs.AwaitSelector).
+func (s *session) elementBy(ctx context.Context, t *browser.Tab, target string, sel *surface.Selector, pointer string, deadline time.Time) (int, *surface.Refusal) {
 	if sel != nil {
 		ps := pagejs.Selector{Name: sel.Name, Exact: sel.Exact}
 		if sel.Role != "" {
@@ -119,7 +127,7 @@ func (s *session) element(ctx context.Context, t *browser.Tab, target string, se
 			}
 			ps.Roles = language.AriaRoles(surface.Role(sel.Role))
 		}
-		id, err := pagejs.ResolveSelector(ctx, s.world(t), ps)
+		id, err := pagejs.AwaitSelector(ctx, s.world(t), ps, deadline)
 		if err != nil {
 			r := refusalFor(err, 0)
 			if r.Pointer == "" && (r.Reason == surface.ReasonTargetNotFound || r.Reason == surface.ReasonTargetAmbiguous) {

@@ -36,8 +36,14 @@ func startClient(ctx context.Context, edge *mcpedge.Edge) (*client, error) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	go func() { _ = edge.ServeStdio(ctx, inR, outW) }()
-	c := &client{w: inW, wait: map[int]chan json.RawMessage{}}
-	go c.read(outR)
+	return openClient(inW, outR)
+}
+
+// openClient speaks MCP over a server's stdin (w) and stdout (r): Ghostlight
+// in process, or a peer server in its own process.
+func openClient(w io.Writer, r io.Reader) (*client, error) {
+	c := &client{w: w, wait: map[int]chan json.RawMessage{}}
+	go c.read(r)
 	if _, err := c.request("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "bench-live", "version": "1"}}); err != nil {
 		return nil, err

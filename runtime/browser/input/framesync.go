@@ -51,8 +51,9 @@ const frameSyncWorld = "ghostlight-click-sync"
 // countJS reads how many presses and releases the frame has dispatched.
 const countJS = "(function(c){return c ? [c.get('mousedown') || 0, c.get('mouseup') || 0] : [0, 0]})(performance.eventCounts)"
 
-// frameJS resolves after the document has produced two animation frames.
-const frameJS = "new Promise(function (done) { requestAnimationFrame(function () { requestAnimationFrame(done); }); })"
+// frameJS resolves after the document has produced click_frame_sync_frames
+// animation frames.
+var frameJS = fmt.Sprintf("new Promise(function (done) { var n = %d; var f = function () { if (--n <= 0) { done(); } else { requestAnimationFrame(f); } }; requestAnimationFrame(f); })", surface.ClickFrameSyncFramesMax)
 
 // armFrameSync finds the out-of-process frame under pt, if any, and reads
 // its mouseup count before the click. nil: the point is over no such frame,
@@ -112,7 +113,7 @@ func armFrameSync(ctx context.Context, page *rod.Page, pt Point) *frameSync {
 	// The browser routes the press by the hit-test data the top document's
 	// last compositor frame gave it: after a scroll or a layout change it
 	// sent the press to the embedder and only the release to the frame (8
-	// of 18 runs under load). Two frames of the top document first.
+	// of 18 runs under load). A few frames of the top document first.
 	var tw proto.PageCreateIsolatedWorldResult
 	if callOn(ctx, page, "click", proto.PageCreateIsolatedWorld{FrameID: page.FrameID, WorldName: frameSyncWorld}, &tw) == nil {
 		fctx, cancel := context.WithTimeout(ctx, time.Duration(surface.ClickFrameSyncMsMax)*time.Millisecond)

@@ -145,8 +145,11 @@ function classify(el, tag) {
     clsKind = K_CONTROL;
     return 'textbox';
   }
+  // A clickable element in the tab order is a control. So is a grid cell
+  // of a roving-tabindex grid (a date picker's days: only the active one has
+  // tabindex 0, the rest -1, and a person clicks any of them).
   const ti = el.getAttribute('tabindex');
-  if (ti !== null && parseInt(ti, 10) >= 0 && (el.hasAttribute('onclick') || styleOf(el).cursor === 'pointer')) {
+  if (ti !== null && (parseInt(ti, 10) >= 0 || role === 'gridcell') && (el.hasAttribute('onclick') || styleOf(el).cursor === 'pointer')) {
     clsKind = K_CONTROL;
     return role || 'generic';
   }

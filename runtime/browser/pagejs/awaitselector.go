@@ -1,0 +1,42 @@
+package pagejs
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// An action names its control by selector before the control may exist: a
+// menu item the last click is still opening, an option a search is still
+// filtering in. Like the other actionability conditions (attached is the
+// first of them), a selector that matches nothing is looked up again each
+// animation frame until the action's deadline; only then is it refused.
+// A selector matching several controls, or any other failure, is answered
+// at once: waiting would not make it the model's one control.
+
+// selectorRetry decides, from one lookup's error and the clock, whether to
+// look again after the next frame.
+func selectorRetry(err error, now, deadline time.Time) bool {
+	var pe *Error
+	return errors.As(err, &pe) && pe.Kind == KindNoMatch && now.Before(deadline)
+}
+
+// AwaitSelector resolves sel like ResolveSelector, looking again each
+// animation frame while it matches nothing, until deadline. The refusal at
+// the deadline is KindNoMatch with the time waited.
+func AwaitSelector(ctx context.Context, w *World, sel Selector, deadline time.Time) (int, error) {
+	start := time.Now()
+	for {
+		id, err := ResolveSelector(ctx, w, sel)
+		if err == nil || !selectorRetry(err, time.Now(), deadline) {
+			var pe *Error
+			if errors.As(err, &pe) && pe.Kind == KindNoMatch {
+				pe.Waited = time.Since(start)
+			}
+			return id, err
+		}
+		if err := w.AwaitFrame(ctx); err != nil {
+			return 0, err
+		}
+	}
+}
