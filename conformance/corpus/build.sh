@@ -5,6 +5,9 @@
 # committed. Like .ci/clients, it needs npm and the registry (or npm's cache).
 set -euo pipefail
 cd "$(dirname "$0")"
+# One build at a time: test processes running side by side each call this script.
+exec 9>.build.lock
+flock 9
 if [ ! -x node_modules/.bin/esbuild ] || ! cmp -s package-lock.json node_modules/.package-lock.json.ci 2>/dev/null; then
 	npm ci --no-audit --no-fund --loglevel=error
 	cp package-lock.json node_modules/.package-lock.json.ci

@@ -124,6 +124,16 @@ const (
 	ClickFrameSyncMsMax = 1000
 )
 
+// ClickReleaseHoldFrames: Most animation frames a click holds its button down after the press while another element, not brought up by the press, covers the point (a listbox animating out can flash back over it for a frame); then the release is withheld. (count)
+const (
+	ClickReleaseHoldFramesMax = 4
+)
+
+// ClickWithholdMs: Longest the page guard that swallows a withheld release (and the click it would make) stays in place. (ms)
+const (
+	ClickWithholdMsMax = 1000
+)
+
 // ClosedTargetsKept: Targets Ghostlight closed that one connection remembers, so none is adopted again. (items)
 const (
 	ClosedTargetsKeptMax = 1024

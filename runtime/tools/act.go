@@ -62,6 +62,9 @@ type act struct {
 	// settled, when set, runs once the action settled, still holding the
 	// tab (a drag reads there whether the page moved its source).
 	settled func(ctx context.Context)
+	// press watches a click's releases for the element last located
+	// (nil: a view point, or an element of an out-of-process frame).
+	press input.PressGuard
 }
 
 func (s *session) newAct(call context.Context, t *browser.Tab) *act {
@@ -120,6 +123,10 @@ func (a *act) locateID(ctx context.Context, id int, pointer string, opt pagejs.L
 			r.Pointer = pointer
 		}
 		return input.Point{}, nil, p, r
+	}
+	a.press = nil
+	if pw := pagejs.WatchPress(a.w, id, p.X, p.Y, pagejs.ActionDeadline(ctx)); pw != nil {
+		a.press = pw
 	}
 	return a.zoom(p.X, p.Y), a.element(p.Role, p.Name), p, nil
 }
@@ -187,7 +194,7 @@ func (a *act) armAhead(ctx context.Context) {
 // dispatch runs one input operation and records how far it got.
 func (a *act) dispatch(ctx context.Context, fn func(ctx context.Context) (input.Effect, error)) error {
 	a.arm(ctx)
-	eff, err := fn(input.WithFrames(input.WithKeyGuard(ctx, a.keyGuard()), AllFrames(a.t)))
+	eff, err := fn(input.WithPressGuard(input.WithFrames(input.WithKeyGuard(ctx, a.keyGuard()), AllFrames(a.t)), a.press))
 	a.note(inputEffect(eff))
 	return err
 }

@@ -53,6 +53,10 @@ func Click(ctx context.Context, page *rod.Page, pt Point, button string, count i
 		return EffectNone, err
 	}
 	sync := armFrameSync(ctx, page, pt) // framesync.go
+	guard := pressGuardOf(ctx)          // pressguard.go
+	if guard != nil && guard.Arm(ctx) != nil {
+		guard = nil // the page would not take the watch: click as before
+	}
 	// The move is posted, not awaited: the press right behind it flushes it (see run.post).
 	if err := r.post(mouse(proto.InputDispatchMouseEventTypeMouseMoved, pt)); err != nil {
 		return r.effect(err), err
@@ -65,6 +69,16 @@ func Click(ctx context.Context, page *rod.Page, pt Point, button string, count i
 		}
 		release := mouse(proto.InputDispatchMouseEventTypeMouseReleased, pt)
 		release.Button, release.ClickCount = b.button, i
+		if guard != nil {
+			if held := guard.BeforeRelease(ctx); held != nil {
+				// The page swallows this release: it goes out only to end
+				// the browser's press. The press happened: a partial effect.
+				if err := r.send(release); err != nil {
+					return r.effect(err), err
+				}
+				return EffectPartial, held
+			}
+		}
 		if err := r.sendOrPost(release, i == count); err != nil {
 			return r.effect(err), err
 		}

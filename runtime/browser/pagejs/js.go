@@ -17,7 +17,7 @@ var jsFiles embed.FS
 // (api.js ends the install function with its return statement).
 var jsOrder = []string{
 	"core.js", "cred.js", "registry.js", "visibility.js", "walk.js", "roles.js", "name.js", "state.js",
-	"inspect.js", "find.js", "read.js", "act.js", "actionable.js", "api.js",
+	"inspect.js", "find.js", "read.js", "act.js", "actionable.js", "release.js", "api.js",
 }
 
 // jsLimits are the page code's limits, from spec/, declared ahead of its
