@@ -19,8 +19,8 @@ import (
 // shortest valid input, and that input under a capability restriction that
 // excludes it, through the real pipeline (a browser that never starts), and
 // validates each envelope against the tool's output schema: the refusal
-// facts an output schema no longer lists (CONTRIBUTING.md, Output schemas
-// are shape only) must still validate.
+// facts an output schema no longer lists (docs/decisions/
+// output-schemas-are-shape-only.md) must still validate.
 func TestRefusalEnvelopesValidate(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	b := browser.New(browser.Config{Startup: browser.StartupManual, Logger: log, Path: "/nonexistent"})

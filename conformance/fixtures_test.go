@@ -149,7 +149,7 @@ func TestFixtures(t *testing.T) {
 // decoder-only limits the schema leaves out to keep declarations small:
 // string length caps, list item caps, handle and format patterns (a key's
 // pattern stays). Types, required fields, enums, numeric ranges and
-// minimum lengths are stated (CONTRIBUTING.md, Discovery budget).
+// minimum lengths are stated (docs/decisions/discovery-budget.md).
 var acrossFields = map[string]bool{"branch_forbidden": true, "branch_required": true, "conflict": true,
 	"empty_text": true, "unique": true, "duplicate_field": true, "utf8": true,
 	"max_length": true, "max_items": true, "handle": true, "url": true, "format": true}

@@ -127,7 +127,7 @@ var undescribed = map[string]string{"browser_sequence": "/properties/steps/items
 // set per tool). Any other property without a description fails.
 var evident = map[string]bool{"restrict_hosts": true, "restrict_capabilities": true, "timeout_ms": true,
 	"action": true, "amount": true, "arguments": true, "button": true, "bypass_cache": true, "clear_first": true,
-	"condition": true, "direction": true, "files": true, "data_base64": true, "full_page": true,
+	"condition": true, "direction": true, "exact": true, "files": true, "data_base64": true, "full_page": true,
 	"limit": true, "max_chars": true, "max_depth": true, "max_items": true, "max_result_chars": true,
 	"max_results": true, "modifiers": true, "new_tab": true, "on_error": true, "percent": true, "repeat": true,
 	"scope": true, "selector": true, "source": true, "steps": true, "tool": true}

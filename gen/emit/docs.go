@@ -52,13 +52,29 @@ func Docs(spec *ir.Spec, s *ir.Surface) ([]byte, error) {
 			w("\n**%s**: %s.\n", e.Name, "`"+strings.Join(e.Strings(), "`, `")+"`")
 		}
 	}
-	w("\n## Named bounds\n\nEvery limit lives in `spec/bounds.cue` and reaches Go as constants (`<Name>Min`, `<Name>Max`, `<Name>Default`).\n\n")
-	w("| bound | min | max | default | unit | meaning |\n| --- | --- | --- | --- | --- | --- |\n")
-	for _, bd := range spec.Bounds {
-		w("| `%s` | %s | %s | %s | %s | %s |\n", bd.Name, num(bd.Min), num(bd.Max), num(bd.Def), bd.Unit, bd.Doc)
+	w("\n## Named bounds\n\nEvery limit lives in `spec/bounds.cue` and reaches Go as constants (`<Name>Min`, `<Name>Max`, `<Name>Default`). ")
+	w("Each says what its number is (`kind`): a contract limit, a budget, or a tuning value.\n")
+	for _, k := range ir.BoundKinds {
+		if !hasBounds(spec, k) {
+			continue
+		}
+		w("\n### %s\n\n%s\n\n", boundKindTitles[k], boundKindDocs[k])
+		w("| bound | min | max | default | unit | meaning |\n| --- | --- | --- | --- | --- | --- |\n")
+		for _, bd := range spec.Bounds {
+			if bd.Kind == k {
+				w("| `%s` | %s | %s | %s | %s | %s |\n", bd.Name, num(bd.Min), num(bd.Max), num(bd.Def), bd.Unit, bd.Doc)
+			}
+		}
 	}
 	w("\n## Named keys\n\n`browser_press_key` takes one character or one of: %s.\n", namedKeys(spec))
 	return b.Bytes(), nil
+}
+
+// boundKindTitles heads each kind's table of bounds in the docs.
+var boundKindTitles = map[ir.BoundKind]string{
+	ir.BoundLimit:  "Contract limits",
+	ir.BoundBudget: "Budgets",
+	ir.BoundTuning: "Tuning values",
 }
 
 // surfaceDocs renders the reference of a surface other than the core one:

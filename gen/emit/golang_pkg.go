@@ -13,7 +13,10 @@ func (g *goGen) all() map[string]*jen.File {
 		"catalog.go": g.catalogFile(),
 	}
 	if g.surface == g.spec.Core() {
-		out["bounds.go"] = g.boundsFile()
+		out["bounds.go"] = g.boundsFile(ir.BoundLimit, ir.BoundBudget)
+		if hasBounds(g.spec, ir.BoundTuning) {
+			out["tuning.go"] = g.boundsFile(ir.BoundTuning)
+		}
 		out["envelope.go"] = g.envelopeFile()
 		out["types.go"] = g.typesFile()
 		out["decode.go"] = g.decodeFile()
@@ -27,25 +30,84 @@ func (g *goGen) all() map[string]*jen.File {
 	return out
 }
 
-// boundsFile renders every named bound as constants.
-func (g *goGen) boundsFile() *jen.File {
+// boundKindDocs opens each bounds file, saying what its numbers are.
+var boundKindDocs = map[ir.BoundKind]string{
+	ir.BoundLimit: "Contract and surface limits: what a caller, a result, a policy file or the person can rely on. " +
+		"Decoders, schemas and docs state them.",
+	ir.BoundBudget: "Budgets: sizes the tests hold Ghostlight's own output to (the tools list, receipts, instructions).",
+	ir.BoundTuning: "Tuning values: Ghostlight's own waits, polls, buffers, retries and memory, which may change " +
+		"without changing what a client sees. Each is <Name>; its <Name>Max (or Min) " +
+		"is the same number under the older name, not a maximum a caller may pass.",
+}
+
+// tuningValue is the one number of a tuning bound that states only a
+// maximum or only a minimum, and nil for any other bound.
+func tuningValue(b *ir.Bound) *int64 {
+	if b.Kind != ir.BoundTuning || b.Def != nil || (b.Min == nil) == (b.Max == nil) {
+		return nil
+	}
+	if b.Max != nil {
+		return b.Max
+	}
+	return b.Min
+}
+
+// hasBounds reports whether the spec has a bound of kind k.
+func hasBounds(spec *ir.Spec, k ir.BoundKind) bool {
+	for _, b := range spec.Bounds {
+		if b.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// boundsFile renders the named bounds of the given kinds as constants, each
+// kind under the comment that says what its numbers are.
+func (g *goGen) boundsFile(kinds ...ir.BoundKind) *jen.File {
 	f := g.file()
-	for _, b := range g.spec.Bounds {
-		var defs []jen.Code
-		doc := b.Doc
-		if b.Unit != "" {
-			doc += " (" + b.Unit + ")"
+	for _, k := range kinds {
+		if !hasBounds(g.spec, k) {
+			continue
 		}
-		for _, p := range []struct {
-			which string
-			v     *int64
-		}{{"Min", b.Min}, {"Max", b.Max}, {"Default", b.Def}} {
-			if p.v != nil {
-				defs = append(defs, jen.Id(b.GoName+p.which).Op("=").Lit(int(*p.v)))
+		f.Comment(boundKindDocs[k])
+		f.Line()
+		for _, b := range g.spec.Bounds {
+			if b.Kind != k {
+				continue
 			}
+			var defs []jen.Code
+			doc := b.Doc
+			if b.Unit != "" {
+				doc += " (" + b.Unit + ")"
+			}
+			if v := tuningValue(b); v != nil {
+				// A tuning value is one number: its own name says it; the
+				// <Name>Max (or Min) the runtime reads stays its older name.
+				defs = append(defs, jen.Id(b.GoName).Op("=").Lit(int(*v)))
+				for _, p := range []struct {
+					which string
+					v     *int64
+				}{{"Min", b.Min}, {"Max", b.Max}} {
+					if p.v != nil {
+						defs = append(defs, jen.Id(b.GoName+p.which).Op("=").Id(b.GoName))
+					}
+				}
+				f.Comment(b.GoName + " (" + string(b.Kind) + "): " + doc)
+				f.Const().Defs(defs...)
+				continue
+			}
+			for _, p := range []struct {
+				which string
+				v     *int64
+			}{{"Min", b.Min}, {"Max", b.Max}, {"Default", b.Def}} {
+				if p.v != nil {
+					defs = append(defs, jen.Id(b.GoName+p.which).Op("=").Lit(int(*p.v)))
+				}
+			}
+			f.Comment(b.GoName + " (" + string(b.Kind) + "): " + doc)
+			f.Const().Defs(defs...)
 		}
-		f.Comment(b.GoName + ": " + doc)
-		f.Const().Defs(defs...)
 	}
 	return f
 }

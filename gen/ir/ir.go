@@ -69,7 +69,21 @@ type Bound struct {
 	Name, Doc, Unit string
 	GoName          string
 	Min, Max, Def   *int64
+	Kind            BoundKind
 }
+
+// BoundKind says what a bound's number is (spec/schema.cue, #Bound.kind).
+type BoundKind string
+
+// Kinds of bound.
+const (
+	BoundLimit  BoundKind = "limit"  // a contract or surface limit a client can rely on
+	BoundTuning BoundKind = "tuning" // a value of Ghostlight's own behaviour
+	BoundBudget BoundKind = "budget" // a size the tests hold Ghostlight's output to
+)
+
+// BoundKinds lists the kinds in the order the docs and bounds files give them.
+var BoundKinds = []BoundKind{BoundLimit, BoundBudget, BoundTuning}
 
 // Enum is a closed set of strings. A named enum has a Go type of its own in
 // its surface's package; an anonymous one (declared inline on a field) has

@@ -288,7 +288,8 @@ func (r *reader) opt(v cue.Value, path string) (cue.Value, bool) {
 
 func (r *reader) readBounds(v cue.Value) {
 	eachField(v, func(name string, e cue.Value) {
-		b := &ir.Bound{Name: name, GoName: ir.Camel(name), Doc: r.str(e.LookupPath(cue.ParsePath("doc")))}
+		b := &ir.Bound{Name: name, GoName: ir.Camel(name), Doc: r.str(e.LookupPath(cue.ParsePath("doc"))),
+			Kind: ir.BoundKind(r.str(e.LookupPath(cue.ParsePath("kind"))))}
 		if u, ok := r.opt(e, "unit"); ok {
 			b.Unit = r.str(u)
 		}
@@ -367,6 +368,10 @@ func (r *reader) field(name string, v cue.Value, owner string) *ir.Field {
 		f.Bound = r.bounds[bn]
 		if f.Bound == nil {
 			r.fail(x, fmt.Errorf("unknown bound %q", bn))
+		} else if f.Bound.Kind != ir.BoundLimit {
+			// A decoder enforces a field's bound and its schema may state it:
+			// a contract limit, never a tuning value or a budget.
+			r.fail(x, fmt.Errorf("bound %q is a %s, but a field's bound is a contract limit (kind: \"limit\")", bn, f.Bound.Kind))
 		}
 	}
 	if x, ok := r.opt(v, "default"); ok {

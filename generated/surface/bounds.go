@@ -2,1098 +2,597 @@
 
 package surface
 
-// ActionableFrameWaitMs: Longest wait for one animation frame between two samples of a target (frames may not run). (ms)
-const (
-	ActionableFrameWaitMsMax = 100
-)
+// Contract and surface limits: what a caller, a result, a policy file or the person can rely on. Decoders, schemas and docs state them.
 
-// ActionableReserveMs: Part of a call's timeout kept back from waiting for its target, so a refusal naming the failed condition is still sent in time. (ms)
-const (
-	ActionableReserveMsMax = 150
-)
-
-// ActionableSamples: Recent samples of a target the actionability decision keeps. (count)
-const (
-	ActionableSamplesMax = 8
-)
-
-// AddressRuleChars: Characters of an address rule (a preset, an address or a CIDR). (chars)
+// AddressRuleChars (limit): Characters of an address rule (a preset, an address or a CIDR). (chars)
 const (
 	AddressRuleCharsMin = 1
 	AddressRuleCharsMax = 64
 )
 
-// ArticleMinChars: Visible characters a block needs to be read as the page's article. (chars)
-const (
-	ArticleMinCharsMax = 200
-)
-
-// AuditKeep: Rotated audit files kept (audit.jsonl.1 … .N). (count)
+// AuditKeep (limit): Rotated audit files kept (audit.jsonl.1 … .N). (count)
 const (
 	AuditKeepMin     = 1
 	AuditKeepMax     = 100
 	AuditKeepDefault = 5
 )
 
-// AuditLineBytes: Longest audit file line a reader accepts; a longer one counts as damaged. (bytes)
+// AuditLineBytes (limit): Longest audit file line a reader accepts; a longer one counts as damaged. (bytes)
 const (
 	AuditLineBytesMax = 1048576
 )
 
-// AuditMaxBytes: Size at which the audit file rotates. (bytes)
+// AuditMaxBytes (limit): Size at which the audit file rotates. (bytes)
 const (
 	AuditMaxBytesMin     = 4096
 	AuditMaxBytesMax     = 1073741824
 	AuditMaxBytesDefault = 10485760
 )
 
-// AuditPendingLines: Audit lines held in memory while the file cannot be written, written first once it can. (items)
-const (
-	AuditPendingLinesMax = 256
-)
-
-// AuditReserveBytes: Free disk space below which the audit counts as full and changing calls are refused. (bytes)
-const (
-	AuditReserveBytesMax = 65536
-)
-
-// AuditScanBufferBytes: Read buffer for streaming an audit file: rotation's tombstone of a removed file and `ghostlight audit verify` read one line at a time through it. (bytes)
-const (
-	AuditScanBufferBytesMax = 65536
-)
-
-// AwaitSplits: Statement splits tried to run a script with top-level await. (count)
-const (
-	AwaitSplitsMax = 12
-)
-
-// BlockedHosts: Hosts one result names as stopped at the host boundary. (items)
+// BlockedHosts (limit): Hosts one result names as stopped at the host boundary. (items)
 const (
 	BlockedHostsMax = 8
 )
 
-// BlockedRequestsKept: Blocked requests a workspace remembers until its results report them. (items)
-const (
-	BlockedRequestsKeptMax = 64
-)
-
-// BrowserCloseMs: Longest a launched browser may take to exit when the server closes it. (ms)
-const (
-	BrowserCloseMsMax = 5000
-)
-
-// BrowserLaunchMs: Longest a launched browser may take to start listening. (ms)
-const (
-	BrowserLaunchMsMax = 30000
-)
-
-// CaptureAttempts: Captures one screenshot may spend fitting its byte ceiling. (count)
-const (
-	CaptureAttemptsMax = 5
-)
-
-// CaptureFallbackQuality: The one lower quality a capture tries before it scales down to fit its byte ceiling. (percent)
-const (
-	CaptureFallbackQualityMax = 50
-)
-
-// CaptureMovedRetries: Captures taken again because the page moved during one. (count)
-const (
-	CaptureMovedRetriesMax = 1
-)
-
-// CaptureQuality: JPEG or WebP quality a capture first tries. (percent)
-const (
-	CaptureQualityMax = 80
-)
-
-// ClickCount: Clicks in one click action. (count)
+// ClickCount (limit): Clicks in one click action. (count)
 const (
 	ClickCountMin     = 1
 	ClickCountMax     = 3
 	ClickCountDefault = 1
 )
 
-// ClickFrameSyncFrames: Animation frames of the top document a click over an out-of-process frame waits first, so the browser routes the press by hit-test data of the current layout. (count)
-const (
-	ClickFrameSyncFramesMax = 2
-)
-
-// ClickFrameSyncMs: Longest wait, after a click's release, for the out-of-process frame under the point to run it (the browser acknowledges the click before that frame's process has). (ms)
-const (
-	ClickFrameSyncMsMax = 1000
-)
-
-// ClickReleaseHoldFrames: Most animation frames a click holds its button down after the press while another element, not brought up by the press, covers the point (a listbox animating out can flash back over it for a frame); then the release is withheld. (count)
-const (
-	ClickReleaseHoldFramesMax = 4
-)
-
-// ClickWithholdMs: Longest the page guard that swallows a withheld release (and the click it would make) stays in place. (ms)
-const (
-	ClickWithholdMsMax = 1000
-)
-
-// ClosedTargetsKept: Targets Ghostlight closed that one connection remembers, so none is adopted again. (items)
-const (
-	ClosedTargetsKeptMax = 1024
-)
-
-// CredentialContextChars: Characters of the text around a field the credential check reads for code wording. (chars)
-const (
-	CredentialContextCharsMax = 600
-)
-
-// CredentialContextSteps: Ancestors the credential check climbs from a field to find code wording near it. (count)
-const (
-	CredentialContextStepsMax = 4
-)
-
-// CredentialFocusSteps: Shadow roots and frames the dispatch-time credential check follows from the page to the focused element. (count)
-const (
-	CredentialFocusStepsMax = 32
-)
-
-// CredentialNumericLength: Longest maxlength of a digits field that counts as a one-time code when code wording is near it. (chars)
-const (
-	CredentialNumericLengthMax = 10
-)
-
-// CursorChars: Characters of a paging cursor (diagnose after, operator cursor). (chars)
+// CursorChars (limit): Characters of a paging cursor (diagnose after, operator cursor). (chars)
 const (
 	CursorCharsMin = 1
 	CursorCharsMax = 64
 )
 
-// DeclarationModelBytes: Name, description and inputSchema of every tool, compact JSON: what a model reads. (bytes)
-const (
-	DeclarationModelBytesMax = 27000
-)
-
-// DevtoolsBufferBytes: Read buffer of the DevTools socket (a longer message streams through it). (bytes)
-const (
-	DevtoolsBufferBytesMax = 65536
-)
-
-// DevtoolsMessageBytes: Bytes of one DevTools message the server reads; a longer event is skipped unread, a longer reply fails its call. (bytes)
-const (
-	DevtoolsMessageBytesMax = 16777216
-)
-
-// DevtoolsUpgradeBytes: Bytes of the browser's websocket upgrade response. (bytes)
-const (
-	DevtoolsUpgradeBytesMax = 65536
-)
-
-// DevtoolsVersionBytes: Bytes of a browser's /json/version reply read to find its DevTools endpoint. (bytes)
-const (
-	DevtoolsVersionBytesMax = 65536
-)
-
-// DiagnoseBuffer: Console and network entries kept per tab. (items)
+// DiagnoseBuffer (limit): Console and network entries kept per tab. (items)
 const (
 	DiagnoseBufferMax = 1000
 )
 
-// DiagnoseLimit: Entries browser_diagnose returns. (items)
+// DiagnoseLimit (limit): Entries browser_diagnose returns. (items)
 const (
 	DiagnoseLimitMin     = 1
 	DiagnoseLimitMax     = 200
 	DiagnoseLimitDefault = 50
 )
 
-// DiffSamples: Changed nodes a document diff names. (items)
+// DiffSamples (limit): Changed nodes a document diff names. (items)
 const (
 	DiffSamplesMax = 10
 )
 
-// DirRemoveGapMs: Pause between two tries at removing such a directory. (ms)
-const (
-	DirRemoveGapMsMax = 20
-)
-
-// DirRemoveTries: Tries at removing a temporary directory a killed browser's helpers may still write to. (count)
-const (
-	DirRemoveTriesMax = 5
-)
-
-// DiscoveryInputBytes: Serialized tools list, input side. (bytes)
-const (
-	DiscoveryInputBytesMax = 33800
-)
-
-// DownloadAnnounceMs: Longest an action waits for the browser to announce a download its page started (an a[download] link); a later announcement is reported by the next result. (ms)
-const (
-	DownloadAnnounceMsMax = 1000
-)
-
-// DownloadBytes: Bytes of one allowed download; a larger one is cancelled and reported too_large. (bytes)
+// DownloadBytes (limit): Bytes of one allowed download; a larger one is cancelled and reported too_large. (bytes)
 const (
 	DownloadBytesMax = 52428800
 )
 
-// DownloadNameChars: Characters of a download's suggested file name in facts and summaries. (chars)
+// DownloadNameChars (limit): Characters of a download's suggested file name in facts and summaries. (chars)
 const (
 	DownloadNameCharsMax = 120
 )
 
-// DragDwellFrames: Least animation frames the layout under a drag's destination stays unchanged before the release. (count)
-const (
-	DragDwellFramesMax = 2
-)
-
-// DragDwellMs: Least time a drag rests over its destination after the layout under it last changed (SortableJS ignores drag-over for 30 ms after a swap). (ms)
-const (
-	DragDwellMsMax = 60
-)
-
-// DragPathMoves: Most moves one drag dispatches in all (start, travel and dwell). (count)
-const (
-	DragPathMovesMax = 120
-)
-
-// DragSettleMs: Longest a drag waits over its destination for the layout there to stop changing before it releases anyway. (ms)
-const (
-	DragSettleMsMax = 1500
-)
-
-// DragStartPx: Distance a drag first moves, in small steps, so libraries with a start threshold (pointer or HTML5) begin the drag. (px)
-const (
-	DragStartPxMax = 12
-)
-
-// DragStepPx: Longest single move of a drag on its way to the destination. (px)
-const (
-	DragStepPxMax = 40
-)
-
-// EchoChars: Characters of a client-sent value (a tool or method name) a JSON-RPC error echoes. (chars)
+// EchoChars (limit): Characters of a client-sent value (a tool or method name) a JSON-RPC error echoes. (chars)
 const (
 	EchoCharsMax = 120
 )
 
-// FileNameChars: Characters of an inline file name. (chars)
+// FileNameChars (limit): Characters of an inline file name. (chars)
 const (
 	FileNameCharsMin = 1
 	FileNameCharsMax = 255
 )
 
-// FindResults: Matches browser_find returns. (items)
+// FindResults (limit): Matches browser_find returns. (items)
 const (
 	FindResultsMin     = 1
 	FindResultsMax     = 50
 	FindResultsDefault = 20
 )
 
-// FlowCaptureBytes: Bytes of step envelopes one browser_flow keeps. (bytes)
+// FlowCaptureBytes (limit): Bytes of step envelopes one browser_flow keeps. (bytes)
 const (
 	FlowCaptureBytesMax = 32000
 )
 
-// FlowCeilingGraceMs: Time a composite call's context stays open past its ceiling, so a step given the time left meets its own deadline and says so. (ms)
-const (
-	FlowCeilingGraceMsMax = 500
-)
-
-// FlowSteps: Steps in browser_flow. (items)
+// FlowSteps (limit): Steps in browser_flow. (items)
 const (
 	FlowStepsMin = 1
 	FlowStepsMax = 20
 )
 
-// FlowTextSharePct: Most a flow's text block may weigh, as a share of the same steps' text blocks called one by one (each step's row keeps its summary sentence: 46% on the shop task). (percent)
-const (
-	FlowTextSharePctMax = 50
-)
-
-// FormFields: Fields in one browser_fill_form. (items)
+// FormFields (limit): Fields in one browser_fill_form. (items)
 const (
 	FormFieldsMin = 1
 	FormFieldsMax = 30
 )
 
-// FrameDepth: Frame nesting levels walked to find cross-origin frames. (count)
-const (
-	FrameDepthMax = 16
-)
-
-// FrameSessionsKept: Sessions on in-process frames one connection keeps for perceiving them. (items)
-const (
-	FrameSessionsKeptMax = 1024
-)
-
-// FullPageAspect: Longest over shortest edge of a full-page capture; a longer page is refused, never scaled to a sliver. (count)
+// FullPageAspect (limit): Longest over shortest edge of a full-page capture; a longer page is refused, never scaled to a sliver. (count)
 const (
 	FullPageAspectMax = 16
 )
 
-// HandleChars: Characters of an opaque handle (tab, target, view, snapshot, recording, invocation). (chars)
+// HandleChars (limit): Characters of an opaque handle (tab, target, view, snapshot, recording, invocation). (chars)
 const (
 	HandleCharsMin = 1
 	HandleCharsMax = 12
 )
 
-// HostPatternChars: Characters of a host pattern. (chars)
+// HostPatternChars (limit): Characters of a host pattern. (chars)
 const (
 	HostPatternCharsMin = 1
 	HostPatternCharsMax = 253
 )
 
-// HttpHeaderBytes: Bytes of one HTTP request's headers. (bytes)
+// HttpHeaderBytes (limit): Bytes of one HTTP request's headers. (bytes)
 const (
 	HttpHeaderBytesMax = 65536
 )
 
-// HttpHeaderMs: Longest a client may take to send a request's headers over HTTP (the workbench's too). (ms)
-const (
-	HttpHeaderMsMax = 10000
-)
-
-// HttpIdleConnMs: Idle time after which a kept-alive HTTP connection (not a session) is closed. (ms)
-const (
-	HttpIdleConnMsMax = 120000
-)
-
-// HttpSessionIdleMs: Idle time after which an HTTP session ends and its tabs close. (ms)
+// HttpSessionIdleMs (limit): Idle time after which an HTTP session ends and its tabs close. (ms)
 const (
 	HttpSessionIdleMsMax = 900000
 )
 
-// IDPrefixBytes: Bytes of an oversized JSON-RPC message kept to find its id; the rest is never buffered. (bytes)
-const (
-	IDPrefixBytesMax = 4096
-)
-
-// IdleSweepMs: Shortest interval between two looks for HTTP sessions idle past their expiry (the look runs every quarter of the expiry). (ms)
-const (
-	IdleSweepMsMax = 50
-)
-
-// ImageBytes: Bytes of one returned image. (bytes)
+// ImageBytes (limit): Bytes of one returned image. (bytes)
 const (
 	ImageBytesMax = 1000000
 )
 
-// ImageCoordinate: A coordinate in image pixels. (px)
+// ImageCoordinate (limit): A coordinate in image pixels. (px)
 const (
 	ImageCoordinateMin = 0
 	ImageCoordinateMax = 100000
 )
 
-// ImageEdgePx: Longest edge of a returned image. (px)
+// ImageEdgePx (limit): Longest edge of a returned image. (px)
 const (
 	ImageEdgePxMax = 1568
 )
 
-// InspectDepth: Depth of a document-scope tree. (count)
+// InspectDepth (limit): Depth of a document-scope tree. (count)
 const (
 	InspectDepthMin     = 1
 	InspectDepthMax     = 12
 	InspectDepthDefault = 6
 )
 
-// InspectItems: Items browser_inspect returns. (items)
+// InspectItems (limit): Items browser_inspect returns. (items)
 const (
 	InspectItemsMin     = 1
 	InspectItemsMax     = 200
 	InspectItemsDefault = 80
 )
 
-// KeptFunctionChars: Shortest page function source a world keeps; a shorter one is sent whole on every call. (chars)
-const (
-	KeptFunctionCharsMin = 512
-)
-
-// KeptFunctions: Long page functions one isolated world keeps after their first call, so later calls send a one-line stub naming them instead of their source; past it a function is sent whole. (count)
-const (
-	KeptFunctionsMax = 16
-)
-
-// KeyChars: Characters of a key name. (chars)
+// KeyChars (limit): Characters of a key name. (chars)
 const (
 	KeyCharsMin = 1
 	KeyCharsMax = 16
 )
 
-// KeyRepeat: Repeats of a stroke list. (count)
+// KeyRepeat (limit): Repeats of a stroke list. (count)
 const (
 	KeyRepeatMin     = 1
 	KeyRepeatMax     = 100
 	KeyRepeatDefault = 1
 )
 
-// KeyStrokes: Strokes in one browser_press_key. (items)
+// KeyStrokes (limit): Strokes in one browser_press_key. (items)
 const (
 	KeyStrokesMin = 1
 	KeyStrokesMax = 20
 )
 
-// LandingReadMs: Longest the best-effort read that fills a landing (URL, title, readiness) or a fitted viewport may take. (ms)
-const (
-	LandingReadMsMax = 1000
-)
-
-// LaunchOutputBytes: Bytes of a starting browser's output kept to explain a failed start. (bytes)
-const (
-	LaunchOutputBytesMax = 16384
-)
-
-// LiveFrameEdgePx: Longest edge of a workbench live-view frame. (px)
-const (
-	LiveFrameEdgePxMax = 1280
-)
-
-// LiveFrameGapMs: Shortest time between two live-view frames of one tab (frames are acknowledged no sooner). (ms)
-const (
-	LiveFrameGapMsMax = 100
-)
-
-// LiveFrameQuality: JPEG quality of a workbench live-view frame. (percent)
-const (
-	LiveFrameQualityMax = 60
-)
-
-// LiveViews: Live views the workbench streams at once; one more is refused until one ends. (items)
+// LiveViews (limit): Live views the workbench streams at once; one more is refused until one ends. (items)
 const (
 	LiveViewsMax = 8
 )
 
-// LoadersTracked: Documents whose lifecycle one tab remembers (the current one and those in flight). (items)
-const (
-	LoadersTrackedMax = 16
-)
-
-// LogValueChars: Characters of one value the server logs. (chars)
-const (
-	LogValueCharsMax = 1000
-)
-
-// MessageChars: Characters of a refusal message or console text. (chars)
+// MessageChars (limit): Characters of a refusal message or console text. (chars)
 const (
 	MessageCharsMax = 300
 )
 
-// NextStepChars: Characters of one next step. (chars)
+// NextStepChars (limit): Characters of one next step. (chars)
 const (
 	NextStepCharsMax = 200
 )
 
-// NextSteps: Next steps in an envelope. (items)
+// NextSteps (limit): Next steps in an envelope. (items)
 const (
 	NextStepsMin = 0
 	NextStepsMax = 2
 )
 
-// ObserveMs: Time an action still spends observing its landing after its own deadline. (ms)
-const (
-	ObserveMsMax = 500
-)
-
-// OperatorDiscoveryInputBytes: Serialized operator tools list, input side. (bytes)
-const (
-	OperatorDiscoveryInputBytesMax = 8000
-)
-
-// OutputSchemaBytes: Every tool's outputSchema together, compact JSON. (bytes)
-const (
-	OutputSchemaBytesMax = 22000
-)
-
-// PageAncestorSteps: Ancestors page code climbs (across shadow roots and frames) to tell whether one element holds another. (count)
-const (
-	PageAncestorStepsMax = 4096
-)
-
-// PageCoverSteps: Ancestors page code climbs from the element at a point: to name what covers a target, or to find the pane a scroll moves. (count)
-const (
-	PageCoverStepsMax = 256
-)
-
-// PageDomDepth: DOM depth page code recurses into when it walks text and structure. (count)
-const (
-	PageDomDepthMax = 512
-)
-
-// PageErrorChars: Characters of an internal page-code error's detail. (chars)
-const (
-	PageErrorCharsMax = 2000
-)
-
-// PageFrameSteps: Same-origin frame levels page code climbs to place an element in the top viewport. (count)
-const (
-	PageFrameStepsMax = 32
-)
-
-// PageShadowSteps: Shadow roots page code steps into to reach the element at a point, the focused element or a connected host. (count)
-const (
-	PageShadowStepsMax = 64
-)
-
-// ParagraphMinChars: Visible characters a paragraph needs to count toward an article. (chars)
-const (
-	ParagraphMinCharsMax = 25
-)
-
-// PathChars: Characters of a local path. (chars)
+// PathChars (limit): Characters of a local path. (chars)
 const (
 	PathCharsMin = 1
 	PathCharsMax = 4096
 )
 
-// PendingOpens: Window opens one tab remembers for targets the browser has not created yet. (items)
-const (
-	PendingOpensMax = 64
-)
-
-// PerceiveLimit: Targets one operator_perceive returns. (items)
+// PerceiveLimit (limit): Targets one operator_perceive returns. (items)
 const (
 	PerceiveLimitMin     = 1
 	PerceiveLimitMax     = 200
 	PerceiveLimitDefault = 50
 )
 
-// PolicyAddresses: Address rules in one policy list. (items)
+// PolicyAddresses (limit): Address rules in one policy list. (items)
 const (
 	PolicyAddressesMin = 0
 	PolicyAddressesMax = 256
 )
 
-// PolicyDepth: Nesting levels of one policy layer file. (count)
+// PolicyDepth (limit): Nesting levels of one policy layer file. (count)
 const (
 	PolicyDepthMax = 32
 )
 
-// PolicyExcludes: Exclusion globs in one policy layer's files.exclude. (items)
+// PolicyExcludes (limit): Exclusion globs in one policy layer's files.exclude. (items)
 const (
 	PolicyExcludesMin = 0
 	PolicyExcludesMax = 64
 )
 
-// PolicyFileBytes: Bytes of one policy layer file. (bytes)
+// PolicyFileBytes (limit): Bytes of one policy layer file. (bytes)
 const (
 	PolicyFileBytesMax = 1048576
 )
 
-// PolicyGlobChars: Characters of one files.exclude glob. (chars)
+// PolicyGlobChars (limit): Characters of one files.exclude glob. (chars)
 const (
 	PolicyGlobCharsMin = 1
 	PolicyGlobCharsMax = 256
 )
 
-// PolicyHosts: Host patterns in one policy list. (items)
+// PolicyHosts (limit): Host patterns in one policy list. (items)
 const (
 	PolicyHostsMin = 0
 	PolicyHostsMax = 256
 )
 
-// PolicyOrgChars: Characters of an organization name or id. (chars)
+// PolicyOrgChars (limit): Characters of an organization name or id. (chars)
 const (
 	PolicyOrgCharsMin = 1
 	PolicyOrgCharsMax = 128
 )
 
-// PolicyPathChars: Characters of a path in a policy layer. (chars)
+// PolicyPathChars (limit): Characters of a path in a policy layer. (chars)
 const (
 	PolicyPathCharsMin = 1
 	PolicyPathCharsMax = 4096
 )
 
-// PolicyRoots: Upload roots in one policy layer. (items)
+// PolicyRoots (limit): Upload roots in one policy layer. (items)
 const (
 	PolicyRootsMin = 0
 	PolicyRootsMax = 64
 )
 
-// PollMs: Interval of a wait's polling of the live page. (ms)
-const (
-	PollMsMax = 20
-)
-
-// PopupDecideMs: Longest an action waits for a popup it opened blank and then sent somewhere to land or be closed (within observe_ms); a later outcome is reported by the next result. (ms)
-const (
-	PopupDecideMsMax = 500
-)
-
-// ProgressAfterMs: Wait after which progress is notified. (ms)
-const (
-	ProgressAfterMsMax = 1000
-)
-
-// PromptChars: Characters of a prompt response. (chars)
+// PromptChars (limit): Characters of a prompt response. (chars)
 const (
 	PromptCharsMin = 0
 	PromptCharsMax = 2000
 )
 
-// ProxyConnections: Client connections one browser context's policy proxy serves at once; one more waits until one ends. (count)
-const (
-	ProxyConnectionsMax = 256
-)
-
-// ProxyDialMs: How long a policy proxy waits for a connection to an admitted address. (ms)
-const (
-	ProxyDialMsMax = 10000
-)
-
-// ProxyHeaderBytes: Bytes of one request's line and headers a policy proxy reads before refusing it. (bytes)
-const (
-	ProxyHeaderBytesMax = 65536
-)
-
-// ProxyIdleMs: How long a policy proxy keeps a connection with no traffic either way (a kept-alive client connection, a tunnel). (ms)
-const (
-	ProxyIdleMsMax = 120000
-)
-
-// ProxyResolveMs: How long a policy proxy waits to resolve a host name (once, before it checks every address). (ms)
-const (
-	ProxyResolveMsMax = 5000
-)
-
-// QueryChars: Characters of a search text, wait value or match. (chars)
+// QueryChars (limit): Characters of a search text, wait value or match. (chars)
 const (
 	QueryCharsMin = 1
 	QueryCharsMax = 500
 )
 
-// ReadChars: Characters browser_read returns. (chars)
+// ReadChars (limit): Characters browser_read returns. (chars)
 const (
 	ReadCharsMin     = 500
 	ReadCharsMax     = 50000
 	ReadCharsDefault = 8000
 )
 
-// ReceiptActionBytes: Text block of a navigate, click, type or scroll receipt. (bytes)
-const (
-	ReceiptActionBytesMax = 300
-)
-
-// ReceiptFormBytes: Text block of the inspect of a 12-control form. (bytes)
-const (
-	ReceiptFormBytesMax = 900
-)
-
-// ReceiptPageBytes: Text block of 80 inspect items of a 2,500-control page. (bytes)
-const (
-	ReceiptPageBytesMax = 5000
-)
-
-// ReceiptTabsBytes: Text block of a two-tab list. (bytes)
-const (
-	ReceiptTabsBytesMax = 350
-)
-
-// RecordFrames: Frames one recording keeps. (items)
+// RecordFrames (limit): Frames one recording keeps. (items)
 const (
 	RecordFramesMax = 300
 )
 
-// RecordMs: Longest recording. (ms)
+// RecordMs (limit): Longest recording. (ms)
 const (
 	RecordMsMax = 30000
 )
 
-// RecordRetentionMs: How long a stopped recording can be saved. (ms)
+// RecordRetentionMs (limit): How long a stopped recording can be saved. (ms)
 const (
 	RecordRetentionMsMax = 600000
 )
 
-// RefusalSettleMs: Longest a refused unsaved-changes prompt waits for the renderer to finish its dispatch before the call answers. (ms)
-const (
-	RefusalSettleMsMax = 1000
-)
-
-// RegionMagnification: Largest magnification of a region capture. (count)
+// RegionMagnification (limit): Largest magnification of a region capture. (count)
 const (
 	RegionMagnificationMax = 4
 )
 
-// RegionSize: Region width or height in image pixels. (px)
+// RegionSize (limit): Region width or height in image pixels. (px)
 const (
 	RegionSizeMin = 1
 	RegionSizeMax = 100000
 )
 
-// RegistryFileBytes: Bytes of a browser registration or id file; a larger one is not Ghostlight's. (bytes)
+// RegistryFileBytes (limit): Bytes of a browser registration or id file; a larger one is not Ghostlight's. (bytes)
 const (
 	RegistryFileBytesMax = 65536
 )
 
-// RegistryPollMs: How soon a start looks again for a registered browser's DevTools port. (ms)
-const (
-	RegistryPollMsMax = 25
-)
-
-// RegistryProbeMs: Longest one look at whether a registered browser is live may take. (ms)
-const (
-	RegistryProbeMsMax = 2000
-)
-
-// RegistryStartMs: Longest a registered browser Ghostlight starts may take to start listening. (ms)
-const (
-	RegistryStartMsMax = 30000
-)
-
-// RegistrySweep: Element registrations after which page code drops the entries of elements gone from the page. (count)
-const (
-	RegistrySweepMax = 4096
-)
-
-// RequestBytes: Bytes of one inbound JSON-RPC message (HTTP body or stdio line); an HTTP body past it gets 413. (bytes)
+// RequestBytes (limit): Bytes of one inbound JSON-RPC message (HTTP body or stdio line); an HTTP body past it gets 413. (bytes)
 const (
 	RequestBytesMax = 8000000
 )
 
-// RestrictItems: Entries in a restriction list. (items)
+// RestrictItems (limit): Entries in a restriction list. (items)
 const (
 	RestrictItemsMin = 1
 	RestrictItemsMax = 32
 )
 
-// ResultChars: Characters of a script result. (chars)
+// ResultChars (limit): Characters of a script result. (chars)
 const (
 	ResultCharsMin     = 100
 	ResultCharsMax     = 20000
 	ResultCharsDefault = 8000
 )
 
-// RootsRequestMs: Time an upload waits for the client's answer to roots/list. (ms)
-const (
-	RootsRequestMsMax = 2000
-)
-
-// RunnerKeepMs: Longest Ghostlight waits, after an execute has answered, for the browser to hand over the script runner it keeps for that document. (ms)
-const (
-	RunnerKeepMsMax = 1000
-)
-
-// ScriptChars: Characters of a script. (chars)
+// ScriptChars (limit): Characters of a script. (chars)
 const (
 	ScriptCharsMin = 1
 	ScriptCharsMax = 20000
 )
 
-// ScriptGraceMs: Time past a script's own timeout left for the browser's timeout to report before the call stops the script itself. (ms)
-const (
-	ScriptGraceMsMax = 250
-)
-
-// ScriptStopMs: Longest the call waits for the browser to stop a script that outran its timeout. (ms)
-const (
-	ScriptStopMsMax = 1000
-)
-
-// ScrollPollMs: Interval of reading a scroll position that may still animate. (ms)
-const (
-	ScrollPollMsMax = 8
-)
-
-// SelectorNameChars: Characters of a semantic selector's name. (chars)
+// SelectorNameChars (limit): Characters of a semantic selector's name. (chars)
 const (
 	SelectorNameCharsMin = 1
 	SelectorNameCharsMax = 200
 )
 
-// SelectorRoleChars: Characters of a semantic selector's role. (chars)
+// SelectorRoleChars (limit): Characters of a semantic selector's role. (chars)
 const (
 	SelectorRoleCharsMax = 20
 )
 
-// SequenceSteps: Steps in browser_sequence. (items)
+// SequenceSteps (limit): Steps in browser_sequence. (items)
 const (
 	SequenceStepsMin = 2
 	SequenceStepsMax = 8
 )
 
-// ServerCloseMs: Longest the server's shutdown (closing tabs and the browser, flushing the audit) may take after a signal or end of input. (ms)
-const (
-	ServerCloseMsMax = 10000
-)
-
-// ServerInstructionsBytes: Bytes of the server instructions sent in initialize and server/discover. (bytes)
-const (
-	ServerInstructionsBytesMax = 1200
-)
-
-// SessionCalls: Tool calls one session may have in flight; past it a call is refused busy. (count)
+// SessionCalls (limit): Tool calls one session may have in flight; past it a call is refused busy. (count)
 const (
 	SessionCallsMax = 128
 )
 
-// SessionTabs: Controlled tabs one session may hold; a popup past it is closed at once. (items)
+// SessionTabs (limit): Controlled tabs one session may hold; a popup past it is closed at once. (items)
 const (
 	SessionTabsMax = 20
 )
 
-// SettleDomMs: Longest that DOM mutations alone keep a page unsettled. (ms)
-const (
-	SettleDomMsMax = 1000
-)
-
-// SettleFrameMs: How soon settling looks again while it counts animation frames. (ms)
-const (
-	SettleFrameMsMax = 16
-)
-
-// SettleFrameSlackMs: How long after an animation frame's expected time settling looks, so the frame has run. (ms)
-const (
-	SettleFrameSlackMsMax = 1
-)
-
-// SettleFrames: Animation frames without a DOM mutation after which the DOM counts as settled. (count)
-const (
-	SettleFramesMax = 2
-)
-
-// SettleQuietMs: Quiet time after which a page counts as settled. (ms)
-const (
-	SettleQuietMsMax = 50
-)
-
-// SettleReserveMaxMs: Most of a call's time kept after settling for observing the landing and writing the result (a tenth of the call, within these two). (ms)
-const (
-	SettleReserveMaxMsMax = 100
-)
-
-// SettleReserveMinMs: Least of a call's time kept after settling for observing the landing and writing the result. (ms)
-const (
-	SettleReserveMinMsMax = 5
-)
-
-// SettleRetryMs: How soon settling looks again where only looking tells (a window not yet adopted, a round trip no document answered). (ms)
-const (
-	SettleRetryMsMax = 8
-)
-
-// SettleWaitMs: Longest operator_settle waits. (ms)
+// SettleWaitMs (limit): Longest operator_settle waits. (ms)
 const (
 	SettleWaitMsMin     = 0
 	SettleWaitMsMax     = 30000
 	SettleWaitMsDefault = 5000
 )
 
-// SpareIdleMs: Time without a call at work in a session before its spare window is made (making a window holds the browser's other commands for tens of milliseconds). (ms)
-const (
-	SpareIdleMsMax = 200
-)
-
-// SpareWindowMs: Longest the background making of a spare window may take; one not ready by then is closed. (ms)
-const (
-	SpareWindowMsMax = 10000
-)
-
-// SpareWindows: Blank windows a session of a headless browser Ghostlight launched keeps ready for its next new tab, once it has opened a second tab. (count)
-const (
-	SpareWindowsMax = 1
-)
-
-// StatelessIdleMs: Idle time after which a stateless principal's workspace is released with its browser context and tabs. (ms)
+// StatelessIdleMs (limit): Idle time after which a stateless principal's workspace is released with its browser context and tabs. (ms)
 const (
 	StatelessIdleMsMax = 900000
 )
 
-// StatelessPrincipals: Principals whose workspace release a stateless edge remembers, to word a later call on a released handle. (count)
-const (
-	StatelessPrincipalsMax = 1024
-)
-
-// StdioBufferBytes: Read buffer of the stdio transport (a longer message streams through it, up to its own bound). (bytes)
-const (
-	StdioBufferBytesMax = 65536
-)
-
-// StepIDChars: Characters of a flow step id. (chars)
+// StepIDChars (limit): Characters of a flow step id. (chars)
 const (
 	StepIDCharsMin = 1
 	StepIDCharsMax = 40
 )
 
-// StopLoadingMs: Longest the stop a cancelled navigation sends may take, so the tab is free for the next call. (ms)
-const (
-	StopLoadingMsMax = 2000
-)
-
-// SummaryChars: Characters of an envelope summary. (chars)
+// SummaryChars (limit): Characters of an envelope summary. (chars)
 const (
 	SummaryCharsMax = 400
 )
 
-// TabProbeMs: Longest a tab listing waits on one tab's page before reporting its readiness unknown. (ms)
-const (
-	TabProbeMsMax = 100
-)
-
-// TabsListed: Tabs one browser_tabs list names. (items)
+// TabsListed (limit): Tabs one browser_tabs list names. (items)
 const (
 	TabsListedMax = 50
 )
 
-// TargetNameChars: Visible characters of a target's accessible name. (chars)
+// TargetNameChars (limit): Visible characters of a target's accessible name. (chars)
 const (
 	TargetNameCharsMax = 80
 )
 
-// TargetsKept: Target handles one session's table keeps bound; an older one is refused stale. (items)
+// TargetsKept (limit): Target handles one session's table keeps bound; an older one is refused stale. (items)
 const (
 	TargetsKeptMax = 65536
 )
 
-// TextChars: Characters of typed or filled text. (chars)
+// TextChars (limit): Characters of typed or filled text. (chars)
 const (
 	TextCharsMin = 0
 	TextCharsMax = 10000
 )
 
-// TimeoutMs: Call timeout. (ms)
+// TimeoutMs (limit): Call timeout. (ms)
 const (
 	TimeoutMsMin     = 100
 	TimeoutMsMax     = 30000
 	TimeoutMsDefault = 8000
 )
 
-// TitleChars: Characters of a page title in facts. (chars)
+// TitleChars (limit): Characters of a page title in facts. (chars)
 const (
 	TitleCharsMax = 200
 )
 
-// TokenFileBytes: Bytes of a --token-file (the token alone, and a trailing newline). (bytes)
+// TokenFileBytes (limit): Bytes of a --token-file (the token alone, and a trailing newline). (bytes)
 const (
 	TokenFileBytesMax = 4096
 )
 
-// ToolsListBytes: The whole tools/list result. (bytes)
-const (
-	ToolsListBytesMax = 56000
-)
-
-// UploadBase64Chars: Characters of one inline file's base64 (5,000,000 bytes encoded). (chars)
+// UploadBase64Chars (limit): Characters of one inline file's base64 (5,000,000 bytes encoded). (chars)
 const (
 	UploadBase64CharsMin = 1
 	UploadBase64CharsMax = 6666668
 )
 
-// UploadFileBytes: Bytes of one uploaded file. (bytes)
+// UploadFileBytes (limit): Bytes of one uploaded file. (bytes)
 const (
 	UploadFileBytesMax = 5000000
 )
 
-// UploadItems: Files in one upload. (items)
+// UploadItems (limit): Files in one upload. (items)
 const (
 	UploadItemsMin = 1
 	UploadItemsMax = 5
 )
 
-// UploadTotalBytes: Bytes of one upload in all. (bytes)
+// UploadTotalBytes (limit): Bytes of one upload in all. (bytes)
 const (
 	UploadTotalBytesMax = 5000000
 )
 
-// URLChars: Characters of a URL. (chars)
+// URLChars (limit): Characters of a URL. (chars)
 const (
 	URLCharsMin = 1
 	URLCharsMax = 2048
 )
 
-// ViewportHeight: Viewport height of a launched browser's windows. (px)
+// ViewportHeight (limit): Viewport height of a launched browser's windows. (px)
 const (
 	ViewportHeightMin     = 240
 	ViewportHeightMax     = 4320
 	ViewportHeightDefault = 800
 )
 
-// ViewportWidth: Viewport width of a launched browser's windows. (px)
+// ViewportWidth (limit): Viewport width of a launched browser's windows. (px)
 const (
 	ViewportWidthMin     = 320
 	ViewportWidthMax     = 7680
 	ViewportWidthDefault = 1280
 )
 
-// ViewsKept: View handles one workspace keeps. (items)
+// ViewsKept (limit): View handles one workspace keeps. (items)
 const (
 	ViewsKeptMax = 32
 )
 
-// WaitDurationMs: A duration wait. (ms)
+// WaitDurationMs (limit): A duration wait. (ms)
 const (
 	WaitDurationMsMin = 0
 	WaitDurationMsMax = 10000
 )
 
-// WheelTickPx: One wheel tick's delta in CSS px. (px)
-const (
-	WheelTickPxMax = 100
-)
-
-// WheelTicks: Wheel ticks at a view point. (count)
+// WheelTicks (limit): Wheel ticks at a view point. (count)
 const (
 	WheelTicksMin = 1
 	WheelTicksMax = 10
 )
 
-// WindowHeight: Window height. (px)
+// WindowHeight (limit): Window height. (px)
 const (
 	WindowHeightMin = 240
 	WindowHeightMax = 4320
 )
 
-// WindowPollMs: How soon a call looks again while it waits for the browser to apply a window's bounds or a viewport's size. (ms)
-const (
-	WindowPollMsMax = 5
-)
-
-// WindowSettleMs: Longest a call waits for the tabs of one window to agree which is in front (after a focus, or a tab opened into its opener's window). (ms)
-const (
-	WindowSettleMsMax = 1000
-)
-
-// WindowWidth: Window width. (px)
+// WindowWidth (limit): Window width. (px)
 const (
 	WindowWidthMin = 320
 	WindowWidthMax = 7680
 )
 
-// WorkbenchActivityLines: Audit lines the workbench's Activity shows. (items)
-const (
-	WorkbenchActivityLinesMax = 200
-)
-
-// WorkbenchFullTickets: Full workbench links (ghostlight workbench, the one printed at start) outstanding at once; the oldest lapses first. (items)
+// WorkbenchFullTickets (limit): Full workbench links (ghostlight workbench, the one printed at start) outstanding at once; the oldest lapses first. (items)
 const (
 	WorkbenchFullTicketsMax = 8
 )
 
-// WorkbenchInputChars: Characters of one text input the person sends through a live view. (chars)
+// WorkbenchInputChars (limit): Characters of one text input the person sends through a live view. (chars)
 const (
 	WorkbenchInputCharsMax = 1000
 )
 
-// WorkbenchPollMs: How often the workbench page refreshes its tabs and activity. (ms)
-const (
-	WorkbenchPollMsMax = 1000
-)
-
-// WorkbenchRequestBytes: Bytes of one request body the workbench reads. (bytes)
+// WorkbenchRequestBytes (limit): Bytes of one request body the workbench reads. (bytes)
 const (
 	WorkbenchRequestBytesMax = 65536
 )
 
-// WorkbenchSessions: Workbench sessions (browsers that opened a link) held at once; the oldest ends first. (items)
+// WorkbenchSessions (limit): Workbench sessions (browsers that opened a link) held at once; the oldest ends first. (items)
 const (
 	WorkbenchSessionsMax = 32
 )
 
-// WorkbenchTicketMs: How long a workbench link (the full link or a tab's) may wait to be opened. (ms)
+// WorkbenchTicketMs (limit): How long a workbench link (the full link or a tab's) may wait to be opened. (ms)
 const (
 	WorkbenchTicketMsMax = 600000
 )
 
-// WorkbenchTickets: Single-use workbench links (sent through elicitation) outstanding at once; the oldest lapses first. (items)
+// WorkbenchTickets (limit): Single-use workbench links (sent through elicitation) outstanding at once; the oldest lapses first. (items)
 const (
 	WorkbenchTicketsMax = 32
 )
 
-// ZoomPercent: Tab zoom. (percent)
+// ZoomPercent (limit): Tab zoom. (percent)
 const (
 	ZoomPercentMin = 25
 	ZoomPercentMax = 500
+)
+
+// Budgets: sizes the tests hold Ghostlight's own output to (the tools list, receipts, instructions).
+
+// DeclarationModelBytes (budget): Name, description and inputSchema of every tool, compact JSON: what a model reads. (bytes)
+const (
+	DeclarationModelBytesMax = 27000
+)
+
+// DiscoveryInputBytes (budget): Serialized tools list, input side. (bytes)
+const (
+	DiscoveryInputBytesMax = 33800
+)
+
+// FlowTextSharePct (budget): Most a flow's text block may weigh, as a share of the same steps' text blocks called one by one (each step's row keeps its summary sentence: 46% on the shop task). (percent)
+const (
+	FlowTextSharePctMax = 50
+)
+
+// OperatorDiscoveryInputBytes (budget): Serialized operator tools list, input side. (bytes)
+const (
+	OperatorDiscoveryInputBytesMax = 8000
+)
+
+// OutputSchemaBytes (budget): Every tool's outputSchema together, compact JSON. (bytes)
+const (
+	OutputSchemaBytesMax = 22000
+)
+
+// ReceiptActionBytes (budget): Text block of a navigate, click, type or scroll receipt. (bytes)
+const (
+	ReceiptActionBytesMax = 300
+)
+
+// ReceiptFormBytes (budget): Text block of the inspect of a 12-control form. (bytes)
+const (
+	ReceiptFormBytesMax = 900
+)
+
+// ReceiptPageBytes (budget): Text block of 80 inspect items of a 2,500-control page. (bytes)
+const (
+	ReceiptPageBytesMax = 5000
+)
+
+// ReceiptTabsBytes (budget): Text block of a two-tab list. (bytes)
+const (
+	ReceiptTabsBytesMax = 350
+)
+
+// ServerInstructionsBytes (budget): Bytes of the server instructions sent in initialize and server/discover. (bytes)
+const (
+	ServerInstructionsBytesMax = 1200
+)
+
+// ToolsListBytes (budget): The whole tools/list result. (bytes)
+const (
+	ToolsListBytesMax = 56000
 )

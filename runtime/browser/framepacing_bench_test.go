@@ -16,7 +16,7 @@ import (
 )
 
 // BenchmarkFramePacing is the evidence behind keeping the display's frame
-// clock (CONTRIBUTING, "The frame clock stays the display's"): a DOM-changing
+// clock (docs/decisions/frame-clock-stays-the-displays.md): a DOM-changing
 // click plus the two animation frames settling waits for, and the CPU a
 // main-thread CSS animation costs, on a browser launched as Ghostlight does
 // and on one launched with Chromium's frame-rate limit off.

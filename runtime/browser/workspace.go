@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync"
 	"time"
 
@@ -441,7 +440,7 @@ func (ws *Workspace) Close(ctx context.Context, handle string) (CloseResult, err
 	c := bd.conn
 	_, err := proto.TargetCloseTarget{TargetID: bd.targetID}.Call(c.call(ctx, ""))
 	if err != nil {
-		if bd.goneErr() != nil || strings.Contains(err.Error(), "No target with given id") {
+		if bd.goneErr() != nil || c.targetAbsent(ctx, bd.targetID) {
 			c.targetGone(bd.targetID)
 			return CloseResult{AlreadyGone: true}, nil
 		}
@@ -496,4 +495,21 @@ func withConn(c *conn, err error) error {
 		return ErrBrowserGone
 	}
 	return err
+}
+
+// targetAbsent reports whether the browser lists no target id: a close that
+// failed because the tab closed itself before its destroyed event arrived.
+// The browser's own list says so, not its error's wording; a browser that
+// does not answer is not taken to have closed it.
+func (c *conn) targetAbsent(ctx context.Context, id proto.TargetTargetID) bool {
+	res, err := proto.TargetGetTargets{}.Call(c.call(ctx, ""))
+	if err != nil {
+		return false
+	}
+	for _, ti := range res.TargetInfos {
+		if ti.TargetID == id {
+			return false
+		}
+	}
+	return true
 }

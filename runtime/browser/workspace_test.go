@@ -324,3 +324,25 @@ func TestPerTabSerialization(t *testing.T) {
 	close(hold)
 	wantKind(t, err, KindTimeout)
 }
+
+// TestTargetAbsentReadsTheBrowsersList: a close that fails is taken as "the tab
+// had already closed itself" only when the browser lists no such target, never
+// from the error's wording: a live tab is present, an id the browser never
+// made is absent.
+func TestTargetAbsentReadsTheBrowsersList(t *testing.T) {
+	ws := newWS(t)
+	tab := openTab(t, ws, pageURL("present"))
+	c := liveConn(t, shared)
+	ctx := ctxT(t, 5*time.Second)
+	if c.targetAbsent(ctx, tab.TargetID()) {
+		t.Fatal("a live tab's target reads as absent")
+	}
+	if !c.targetAbsent(ctx, proto.TargetTargetID("0123456789ABCDEF0123456789ABCDEF")) {
+		t.Fatal("an id the browser never made reads as present")
+	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	if c.targetAbsent(done, "0123456789ABCDEF0123456789ABCDEF") {
+		t.Fatal("a list that could not be read was taken to say the target closed")
+	}
+}

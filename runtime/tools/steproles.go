@@ -9,8 +9,8 @@ import (
 )
 
 // stepRoles checks every selector role in a composite step's arguments
-// before any step runs. The schema states only a role's length (CONTRIBUTING
-// "Discovery budget"), so an unknown role passes the decoder; outside a
+// before any step runs. The schema states only a role's length (docs/decisions/
+// discovery-budget-before-issue-24.md), so an unknown role passes the decoder; outside a
 // composite it is refused before the page is touched, and inside one it must
 // be too, or the steps before it would run first and the composite would end
 // partial. A role given as a flow_ref is checked when its step runs.

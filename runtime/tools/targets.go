@@ -164,7 +164,7 @@ var roleNouns = func() string {
 
 // unknownRole refuses a selector role outside the closed noun set. The
 // schema states only the role's length (the 33 nouns would cost every
-// selector 400 bytes of discovery, CONTRIBUTING.md "Discovery budget"), so
+// selector 400 bytes of discovery, docs/decisions/discovery-budget-before-issue-24.md), so
 // the decoder accepts any such string and the set is checked here, before
 // the page is touched, at the role's own pointer.
 func unknownRole(role, pointer string) *surface.Refusal {

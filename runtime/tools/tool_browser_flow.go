@@ -16,7 +16,7 @@ import (
 // BrowserFlow runs named steps of other tools through the pipeline's child
 // path, resolving flow_ref arguments from earlier steps' envelopes.
 //
-// Timeouts (CONTRIBUTING.md): the flow's timeout_ms is each step's bound
+// Timeouts (docs/decisions/composite-timeouts.md): the flow's timeout_ms is each step's bound
 // when the step gives none of its own; the whole flow is bounded by the
 // contract's ceiling (callCeiling). A step that starts with less of the
 // ceiling left than its own bound is given what is left, and the summary

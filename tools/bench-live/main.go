@@ -411,8 +411,8 @@ func render(rows []stepRow, tasks []taskRow, fixed []fixedRow, reps, taskReps in
   for the same frames. Each click, both ways, starts at a random point of the frame interval, as
   a model's clicks do after it thinks. Chromium's one switch that unpaces frames
   (--disable-frame-rate-limit) was measured and not taken: it halves some clicks, and a page's
-  main-thread CSS animation then takes more than a core (BenchmarkFramePacing; CONTRIBUTING,
-  "The frame clock stays the display's").
+  main-thread CSS animation then takes more than a core (BenchmarkFramePacing;
+  docs/decisions/frame-clock-stays-the-displays.md).
 - Steps the browser answers in about a millisecond (execute, scroll, inspect) are over 1.5x of
   the floor, which makes one round trip and collects no settling evidence. Ghostlight's execute
   sends three commands at once: the DOM baseline ahead of the script and the probe that proves

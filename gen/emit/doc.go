@@ -1,0 +1,3 @@
+// Package emit renders the IR into files in memory: Go (jennifer), MCP tool
+// JSON and schemas, markdown docs, fixtures and the Operator claim.
+package emit
