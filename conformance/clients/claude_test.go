@@ -21,25 +21,29 @@ type claudeRun struct {
 	toolSearch bool   // Claude Code's default; off is ENABLE_TOOL_SEARCH=false
 }
 
-// runClaude runs Claude Code once and returns the model requests the
-// stand-in received. Claude Code is installed in node/ by .ci/clients (npm
-// package @anthropic-ai/claude-code, pinned); its home is a scratch
-// directory, and it reaches nothing but the stand-in and ghostlight.
-func runClaude(t *testing.T, run claudeRun, srv *server, mcpServer map[string]any, name string) []modelRequest {
+// runClaude runs Claude Code once with ghostlight as its MCP server (over
+// run.transport; HTTP reaches srv) and returns the model requests the
+// stand-in received.
+func runClaude(t *testing.T, run claudeRun, srv *server) []modelRequest {
 	t.Helper()
-	model := newStandin(t)
 	tmp := shortTempDir(t)
+	mcpServer := map[string]any{"type": "http", "url": srv.url, "headers": map[string]string{"Authorization": "Bearer " + srv.token}}
+	if run.transport == stdio {
+		mcpServer = map[string]any{"type": "stdio", "command": binary, "args": []string{"serve", "--audit-path", filepath.Join(tmp, "audit.jsonl")},
+			"env": map[string]string{"TMPDIR": tmp}}
+	}
+	return runClaudeWith(t, run, newStandin(t), tmp, "ghostlight", mcpServer)
+}
+
+// runClaudeWith runs `claude -p` with mcpServer registered as name and the
+// stand-in as its model. Claude Code is installed in node/ by .ci/clients
+// (npm package @anthropic-ai/claude-code, pinned); its home is a scratch
+// directory, and it reaches nothing but the stand-in and the MCP server.
+func runClaudeWith(t *testing.T, run claudeRun, model *standin, tmp, name string, mcpServer map[string]any) []modelRequest {
+	t.Helper()
 	home := filepath.Join(tmp, "home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
-	}
-	if mcpServer == nil {
-		if run.transport == stdio {
-			mcpServer = map[string]any{"type": "stdio", "command": binary, "args": []string{"serve", "--audit-path", filepath.Join(tmp, "audit.jsonl")},
-				"env": map[string]string{"TMPDIR": tmp}}
-		} else {
-			mcpServer = map[string]any{"type": "http", "url": srv.url, "headers": map[string]string{"Authorization": "Bearer " + srv.token}}
-		}
 	}
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{name: mcpServer}})
 	cfgPath := filepath.Join(tmp, "mcp.json")
@@ -114,7 +118,7 @@ func TestClaudeCodeInstructions(t *testing.T) {
 				mode = "tool-search"
 			}
 			t.Run(transport+"/"+mode, func(t *testing.T) {
-				first := firstTurn(t, runClaude(t, claudeRun{transport: transport, toolSearch: toolSearch}, srv, nil, "ghostlight"))
+				first := firstTurn(t, runClaude(t, claudeRun{transport: transport, toolSearch: toolSearch}, srv))
 				raw := string(first.Raw)
 				// The instructions are JSON-escaped inside the request body.
 				want, _ := json.Marshal(surface.TextServerInstructions)
