@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -104,7 +105,10 @@ func TestClientBytes(t *testing.T) {
 	tmp := shortTempDir(t)
 	env := agentEnv(t, tmp)
 	servers := measuredServers(t, tmp)
-	type cell struct{ bytes, tools int }
+	type cell struct {
+		bytes, tools int
+		instructions bool // the server's instructions are in the request
+	}
 	table := map[string]map[string]cell{}
 	listed := map[string]int{}
 	listedTools := map[string]int{}
@@ -137,7 +141,8 @@ func TestClientBytes(t *testing.T) {
 			if table[a.label] == nil {
 				table[a.label] = map[string]cell{}
 			}
-			table[a.label][s.name] = cell{got, n}
+			want, _ := json.Marshal(surface.TextServerInstructions)
+			table[a.label][s.name] = cell{got, n, bytes.Contains(first.Raw, bytes.Trim(want, `"`))}
 		}
 	}
 	var b strings.Builder
@@ -145,18 +150,18 @@ func TestClientBytes(t *testing.T) {
 	for _, s := range servers {
 		fmt.Fprintf(&b, " %s |", s.label)
 	}
-	fmt.Fprintf(&b, "\n| --- |%s\n", strings.Repeat(" ---: |", len(servers)))
+	fmt.Fprintf(&b, " Ghostlight's instructions sent |\n| --- |%s --- |\n", strings.Repeat(" ---: |", len(servers)))
 	fmt.Fprintf(&b, "| the server's tools/list (name, description, inputSchema) |")
 	for _, s := range servers {
 		fmt.Fprintf(&b, " %s B (%d tools) |", thousands(listed[s.name]), listedTools[s.name])
 	}
-	b.WriteString("\n")
+	b.WriteString(" |\n")
 	for _, a := range agents(t) {
 		fmt.Fprintf(&b, "| %s |", a.label)
 		for _, s := range servers {
 			fmt.Fprintf(&b, " %s B |", thousands(table[a.label][s.name].bytes))
 		}
-		b.WriteString("\n")
+		fmt.Fprintf(&b, " %v |\n", table[a.label]["ghostlight"].instructions)
 	}
 	t.Log(b.String())
 }
@@ -315,6 +320,8 @@ wire_api = "responses"
 command = %q
 args = %s
 tool_timeout_sec = 60
+# A server not up within startup_timeout_sec is left out of the turn: seen under load at the default.
+startup_timeout_sec = 120
 default_tools_approval_mode = "approve"
 `, model.URL+"/v1", s.name, s.command, args)
 	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(cfg), 0o600); err != nil {
