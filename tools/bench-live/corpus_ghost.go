@@ -140,7 +140,7 @@ type callLog struct {
 }
 
 type loggedCall struct {
-	kind, tool        string
+	kind, tool       string
 	text, structured int
 }
 
@@ -149,4 +149,3 @@ func (l *callLog) add(kind, tool string, r reply) {
 }
 
 func (l *callLog) reset() { l.calls = nil }
-
