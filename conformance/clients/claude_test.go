@@ -21,45 +21,68 @@ type claudeRun struct {
 	toolSearch bool   // Claude Code's default; off is ENABLE_TOOL_SEARCH=false
 }
 
-// runClaude runs Claude Code once with ghostlight as its MCP server (over
-// run.transport; HTTP reaches srv) and returns the model requests the
-// stand-in received.
+// runClaude runs Claude Code once with ghostlight as its MCP server, added
+// the way docs/clients.md says (`claude mcp add --scope user ...`, over
+// run.transport; HTTP reaches srv) and checked with `claude mcp list`, and
+// returns the model requests the stand-in received.
 func runClaude(t *testing.T, run claudeRun, srv *server) []modelRequest {
 	t.Helper()
 	tmp := shortTempDir(t)
-	mcpServer := map[string]any{"type": "http", "url": srv.url, "headers": map[string]string{"Authorization": "Bearer " + srv.token}}
-	if run.transport == stdio {
-		mcpServer = map[string]any{"type": "stdio", "command": binary, "args": []string{"serve", "--audit-path", filepath.Join(tmp, "audit.jsonl")},
-			"env": map[string]string{"TMPDIR": tmp}}
+	model := newStandin(t)
+	add := []string{"mcp", "add", "--scope", "user", "ghostlight", "--", binary, "serve"}
+	if run.transport == httpMode {
+		add = []string{"mcp", "add", "--scope", "user", "--transport", "http", "ghostlight", srv.url, "--header", "Authorization: Bearer " + srv.token}
 	}
-	return runClaudeWith(t, run, newStandin(t), tmp, "ghostlight", mcpServer)
+	claude(t, run, model, tmp, add...)
+	if list := claude(t, run, model, tmp, "mcp", "list"); !strings.Contains(list, "ghostlight: ") || !strings.Contains(list, "Connected") {
+		t.Fatalf("claude mcp list does not show ghostlight connected:\n%s", list)
+	}
+	return claudePrompt(t, run, model, tmp)
 }
 
-// runClaudeWith runs `claude -p` with mcpServer registered as name and the
-// stand-in as its model. Claude Code is installed in node/ by .ci/clients
-// (npm package @anthropic-ai/claude-code, pinned); its home is a scratch
-// directory, and it reaches nothing but the stand-in and the MCP server.
+// runClaudeWith runs `claude -p` with only mcpServer (an --mcp-config
+// entry) registered as name.
 func runClaudeWith(t *testing.T, run claudeRun, model *standin, tmp, name string, mcpServer map[string]any) []modelRequest {
 	t.Helper()
-	home := filepath.Join(tmp, "home")
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{name: mcpServer}})
 	cfgPath := filepath.Join(tmp, "mcp.json")
 	if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return claudePrompt(t, run, model, tmp, "--mcp-config", cfgPath, "--strict-mcp-config")
+}
+
+// claudePrompt runs one non-interactive turn (`claude -p`) against the
+// stand-in model and returns what it received.
+func claudePrompt(t *testing.T, run claudeRun, model *standin, tmp string, args ...string) []modelRequest {
+	t.Helper()
+	claude(t, run, model, tmp, append([]string{"-p", "Open http://127.0.0.1/ in the browser.",
+		"--model", "claude-sonnet-4-5", "--output-format", "json"}, args...)...)
+	reqs := model.requests()
+	if len(reqs) == 0 {
+		t.Fatal("claude -p sent the stand-in no request")
+	}
+	return reqs
+}
+
+// claude runs Claude Code with args and returns its stdout. It is installed
+// in node/ by .ci/clients (npm package @anthropic-ai/claude-code, pinned);
+// its home is tmp/home, its model the stand-in (a fake key), and it reaches
+// nothing but the stand-in and the MCP server.
+func claude(t *testing.T, run claudeRun, model *standin, tmp string, args ...string) string {
+	t.Helper()
+	home := filepath.Join(tmp, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(nodeDir(), "node_modules", ".bin", "claude"),
-		"-p", "Open http://127.0.0.1/ in the browser.", "--mcp-config", cfgPath, "--strict-mcp-config",
-		"--model", "claude-sonnet-4-5", "--output-format", "json")
+	cmd := exec.CommandContext(ctx, filepath.Join(nodeDir(), "node_modules", ".bin", "claude"), args...)
 	cmd.Dir = tmp
 	// Tool search on is Claude Code's default: the variable is left unset.
 	var env []string
 	for _, kv := range nodeEnv(t, tmp) {
-		if !strings.HasPrefix(kv, "ENABLE_TOOL_SEARCH=") && !strings.HasPrefix(kv, "ANTHROPIC_") && !strings.HasPrefix(kv, "CLAUDE") {
+		if !strings.HasPrefix(kv, "ENABLE_TOOL_SEARCH=") && !strings.HasPrefix(kv, "ANTHROPIC_") && !strings.HasPrefix(kv, "CLAUDE") && !strings.HasPrefix(kv, "HOME=") {
 			env = append(env, kv)
 		}
 	}
@@ -74,13 +97,9 @@ func runClaudeWith(t *testing.T, run claudeRun, model *standin, tmp, name string
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("claude -p: %v\nstdout:\n%s\nstderr:\n%s", err, tail(out.String()), tail(errb.String()))
+		t.Fatalf("claude %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, tail(out.String()), tail(errb.String()))
 	}
-	reqs := model.requests()
-	if len(reqs) == 0 {
-		t.Fatalf("claude -p sent the stand-in no request\nstdout:\n%s\nstderr:\n%s", tail(out.String()), tail(errb.String()))
-	}
-	return reqs
+	return out.String()
 }
 
 // firstTurn is the first request Claude Code sent: it must be the agent

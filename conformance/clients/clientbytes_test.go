@@ -117,8 +117,7 @@ func TestClientBytes(t *testing.T) {
 		listed[s.name], listedTools[s.name] = size, len(names)
 		for _, a := range agents(t) {
 			model := newStandin(t)
-			reqs := a.run(t, s, model, shortTempDir(t))
-			first := firstWithTools(t, a.label, reqs)
+			first := firstWithTools(t, a.label, a.run(t, s, model, shortTempDir(t)))
 			got, n := 0, 0
 			var seen []string
 			for name, raw := range a.defs(t, first) {
@@ -136,7 +135,8 @@ func TestClientBytes(t *testing.T) {
 			}
 			if n != len(names) {
 				sort.Strings(seen)
-				t.Errorf("%s with %s: the model was sent %d of the server's %d tools (%v)", a.label, s.label, n, len(names), seen)
+				t.Errorf("%s with %s: the model was sent %d of the server's %d tools (%v); the request's tools: %v; the client's stderr:\n%s",
+					a.label, s.label, n, len(names), seen, toolNames(a.defs(t, first)), tail(lastStderr))
 			}
 			if table[a.label] == nil {
 				table[a.label] = map[string]cell{}
@@ -228,8 +228,21 @@ func runAgent(t *testing.T, dir string, env []string, name string, args ...strin
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%s %s: %v\nstdout:\n%s\nstderr:\n%s", filepath.Base(name), strings.Join(args, " "), err, tail(out.String()), tail(errb.String()))
 	}
+	lastStderr = errb.String()
 	return out.String()
 }
+
+func toolNames(defs map[string]json.RawMessage) []string {
+	var names []string
+	for n := range defs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// lastStderr is what the last runAgent's client wrote to stderr.
+var lastStderr string
 
 func claudeVersion(t *testing.T) string {
 	var p struct{ Version string }
@@ -320,7 +333,9 @@ wire_api = "responses"
 command = %q
 args = %s
 tool_timeout_sec = 60
-# A server not up within startup_timeout_sec is left out of the turn: seen under load at the default.
+# Without required, codex exec starts its turn without a server that has not listed its tools
+# yet (chrome-devtools-mcp at load 30); required makes it wait, up to startup_timeout_sec.
+required = true
 startup_timeout_sec = 120
 default_tools_approval_mode = "approve"
 `, model.URL+"/v1", s.name, s.command, args)
