@@ -4,7 +4,7 @@ GO ?= go
 PKGS := ./...
 FUZZTIME ?= 50000x
 
-.PHONY: all demo test race generate check-generated lint staticcheck bench bench-live bench-corpus fuzz build browser node testpages clean dist cross clients
+.PHONY: all demo test race generate check-generated lint staticcheck bench bench-live bench-corpus fuzz build browser node testpages clean dist cross clients client-bytes
 
 all: check-generated lint staticcheck test race
 
@@ -93,9 +93,15 @@ dist:
 cross:
 	@bash .ci/cross
 
-# Real MCP clients against the built binary (Go SDK; Node: AI SDK, TypeScript SDK, Inspector CLI).
+# Real MCP clients against the built binary (Go SDK; Node: AI SDK, TypeScript SDK, Inspector CLI,
+# Claude Code against a stand-in model).
 clients: browser
 	@bash .ci/clients
+
+# The per-client table of docs/clients.md: bytes of the tool definitions Claude Code, Gemini CLI,
+# Codex and the AI SDK send a stand-in model for Ghostlight, playwright-mcp and chrome-devtools-mcp.
+client-bytes: browser
+	@bash .ci/client-bytes
 
 clean:
 	rm -rf bin demo-out dist
