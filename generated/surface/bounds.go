@@ -155,6 +155,31 @@ const (
 	CursorCharsMax = 64
 )
 
+// DataFlowAgeMs: How long a result's fingerprints are kept. (ms)
+const (
+	DataFlowAgeMsMax = 3600000
+)
+
+// DataFlowBytes: Bytes of page-derived text a session's fingerprints cover; the oldest results are forgotten first. (bytes)
+const (
+	DataFlowBytesMax = 4194304
+)
+
+// DataFlowEntries: Fingerprints (one per window of data_flow_min_chars) a session keeps; the oldest results are forgotten first. (items)
+const (
+	DataFlowEntriesMax = 262144
+)
+
+// DataFlowKeyChars: Printable key strokes kept per target to check as one value. (chars)
+const (
+	DataFlowKeyCharsMax = 512
+)
+
+// DataFlowMinChars: Normalized characters a write must share with another site's text to count as a cross-site flow. (chars)
+const (
+	DataFlowMinCharsMax = 20
+)
+
 // DeclarationModelBytes: Name, description and inputSchema of every tool, compact JSON: what a model reads. (bytes)
 const (
 	DeclarationModelBytesMax = 27000
@@ -283,6 +308,12 @@ const (
 // FlowCeilingGraceMs: Time a composite call's context stays open past its ceiling, so a step given the time left meets its own deadline and says so. (ms)
 const (
 	FlowCeilingGraceMsMax = 500
+)
+
+// FlowExceptionChars: Characters of one data_flow.allow exception. (chars)
+const (
+	FlowExceptionCharsMin = 3
+	FlowExceptionCharsMax = 520
 )
 
 // FlowSteps: Steps in browser_flow. (items)
@@ -562,6 +593,12 @@ const (
 // PolicyFileBytes: Bytes of one policy layer file. (bytes)
 const (
 	PolicyFileBytesMax = 1048576
+)
+
+// PolicyFlowExceptions: Exceptions in one data_flow.allow list. (items)
+const (
+	PolicyFlowExceptionsMin = 0
+	PolicyFlowExceptionsMax = 64
 )
 
 // PolicyGlobChars: Characters of one files.exclude glob. (chars)

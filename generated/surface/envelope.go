@@ -44,6 +44,7 @@ type Refusal struct {
 	HandoffURL          string     `json:"handoff_url,omitempty"`           // Workbench link where the user completes the credential handoff.
 	HandoffElicited     bool       `json:"handoff_elicited,omitempty"`      // The user's client showed them the handoff link.
 	Download            *Download  `json:"download,omitempty"`              // A download the page started during the call.
+	DataFlow            *DataFlow  `json:"data_flow,omitempty"`             // A cross-site flow: text returned by one site, written to another.
 	CaptureStoppedAt    string     `json:"capture_stopped_at,omitempty"`    // Flow step from which on envelopes were not recorded.
 	CaptureOmittedBytes int        `json:"capture_omitted_bytes,omitempty"` // Bytes of the step envelopes not recorded.
 	RunTimeChecks       []string   `json:"run_time_checks,omitempty"`       // Referenced arguments checked only at run time (step/pointer).

@@ -16,6 +16,15 @@ type Download struct {
 	Count int           `json:"count,omitempty"` // Downloads the page started during the call, when more than one (the fact describes the first).
 }
 
+// DataFlow: A cross-site flow: text returned by one site, written to another.
+type DataFlow struct {
+	From     string `json:"from"`     // Site the text came from (scheme and registrable domain, or scheme and IP address).
+	To       string `json:"to"`       // Site the value was written to.
+	Chars    int    `json:"chars"`    // Normalized characters of the value found in the source site's text.
+	Decision string `json:"decision"` // What the policy decided: log (the write ran) or deny (refused).
+	Layer    string `json:"layer"`    // Policy layer that decided it (default when none sets data_flow.cross_site).
+}
+
 // Selector: A control by name and role.
 type Selector struct {
 	Name  string `json:"name"`           // Accessible name.
@@ -417,6 +426,12 @@ type PolicySettingLine struct {
 var selectorKeysOmit = []support.Omit{0, support.OmitNull, support.OmitNull}
 var formFieldKeysOmit = []support.Omit{support.OmitNull | support.OmitEmptyString, support.OmitNull, 0}
 var flowStepKeysOmit = []support.Omit{0, 0, support.OmitNull}
+
+// Values of DataFlowDecision.
+const (
+	DataFlowDecisionLog  = "log"
+	DataFlowDecisionDeny = "deny"
+)
 
 // Values of EvidenceKind.
 const (

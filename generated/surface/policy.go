@@ -239,6 +239,21 @@ var PolicySettings = []PolicySetting{{
 	Pointer: "/downloads",
 	Type:    "string",
 }, {
+	Default: "log",
+	Doc:     "What a cross-site flow does: `allow` (nothing is said), `log` (the result's `data_flow` fact and the audit name both sites and the size, never the text) or `deny` (refused `data_flow_denied`, naming the source site). `deny` is the narrowest.",
+	Enum:    []string{"log", "allow", "deny"},
+	Key:     "data_flow.cross_site",
+	Narrow:  "order",
+	Order:   []string{"deny", "log", "allow"},
+	Pointer: "/data_flow/cross_site",
+	Type:    "string",
+}, {
+	Doc:     "Flows this layer lets through whatever its own `cross_site` says, each written `\"FROM -> TO\"` with host patterns (`*.crm.example -> *.mail.example`); a pattern matches a site when it names the site's domain or a domain the site lies under. An exception lifts only its own layer's rule: a higher layer's still applies. Each exception of a lower layer must lie within an exception of every higher layer's list.",
+	Key:     "data_flow.allow",
+	Narrow:  "within",
+	Pointer: "/data_flow/allow",
+	Type:    "array",
+}, {
 	Doc:     "Absolute path of the audit file (default `$XDG_STATE_HOME/ghostlight/audit.jsonl`). Once a higher layer sets it, a lower layer may only repeat it.",
 	Key:     "audit.path",
 	Narrow:  "fixed",
@@ -319,15 +334,16 @@ type Policy struct {
 	Privacy      *PolicyPrivacy      `json:"privacy,omitzero"`      // What results say about the page.
 	Browser      *PolicyBrowser      `json:"browser,omitzero"`      // How Ghostlight reaches a browser.
 	Downloads    string              `json:"downloads,omitzero"`    // Whether a page may download files (a click, a script, a navigation to an attachment). `deny` (the default) refuses every download in the browser and the result says so; `allow` saves it to a directory of the session's own, removed with the session, up to `download_bytes`. `deny` is narrower (`ghostlight serve --allow-downloads` sets `allow`).
+	DataFlow     *PolicyDataFlow     `json:"data_flow,omitzero"`    // Where page text may go (the origin guard). Every result remembers, per session and as fingerprints only, the page-derived text it handed the model and the site it came from (scheme and registrable domain; an IP address is its own site, whatever the port). A value the model asks Ghostlight to write to a page of another site (typed text, form values, key strokes, a navigation's path and query, a script's string literals, inline upload files) that carries data_flow_min_chars or more of that text is a cross-site flow.
 	Audit        *PolicyAudit        `json:"audit,omitzero"`        // The durable audit: one JSON line per invocation.
 	Files        *PolicyFiles        `json:"files,omitzero"`        // Files the browser may read.
 	Organization *PolicyOrganization `json:"organization,omitzero"` // Who wrote the organization layer; allowed in that layer only.
 }
 
-var policyKeys = []string{"capabilities", "hosts", "tabs", "privacy", "browser", "downloads", "audit", "files", "organization"}
+var policyKeys = []string{"capabilities", "hosts", "tabs", "privacy", "browser", "downloads", "data_flow", "audit", "files", "organization"}
 
 func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error {
-	var raw [9]support.Span
+	var raw [10]support.Span
 	if err := support.Members(d, p, policyKeys, raw[:], extra); err != nil {
 		return err
 	}
@@ -385,6 +401,14 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		o.Downloads = v
 	}
 	if r := raw[6]; r.Set() {
+		p := support.Key(p, "data_flow")
+		v := new(PolicyDataFlow)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.DataFlow = v
+	}
+	if r := raw[7]; r.Set() {
 		p := support.Key(p, "audit")
 		v := new(PolicyAudit)
 		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
@@ -392,7 +416,7 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		}
 		o.Audit = v
 	}
-	if r := raw[7]; r.Set() {
+	if r := raw[8]; r.Set() {
 		p := support.Key(p, "files")
 		v := new(PolicyFiles)
 		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
@@ -400,7 +424,7 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		}
 		o.Files = v
 	}
-	if r := raw[8]; r.Set() {
+	if r := raw[9]; r.Set() {
 		p := support.Key(p, "organization")
 		v := new(PolicyOrganization)
 		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
@@ -712,6 +736,54 @@ func (o *PolicyBrowser) decode(d []byte, p *support.Path, extra string) *support
 	return nil
 }
 
+// PolicyDataFlow: Where page text may go (the origin guard). Every result remembers, per session and as fingerprints only, the page-derived text it handed the model and the site it came from (scheme and registrable domain; an IP address is its own site, whatever the port). A value the model asks Ghostlight to write to a page of another site (typed text, form values, key strokes, a navigation's path and query, a script's string literals, inline upload files) that carries data_flow_min_chars or more of that text is a cross-site flow.
+type PolicyDataFlow struct {
+	CrossSite string   `json:"cross_site,omitzero"` // What a cross-site flow does: `allow` (nothing is said), `log` (the result's `data_flow` fact and the audit name both sites and the size, never the text) or `deny` (refused `data_flow_denied`, naming the source site). `deny` is the narrowest.
+	Allow     []string `json:"allow,omitzero"`      // Flows this layer lets through whatever its own `cross_site` says, each written `"FROM -> TO"` with host patterns (`*.crm.example -> *.mail.example`); a pattern matches a site when it names the site's domain or a domain the site lies under. An exception lifts only its own layer's rule: a higher layer's still applies. Each exception of a lower layer must lie within an exception of every higher layer's list.
+}
+
+var policyDataFlowKeys = []string{"cross_site", "allow"}
+
+func (o *PolicyDataFlow) decode(d []byte, p *support.Path, extra string) *support.Error {
+	var raw [2]support.Span
+	if err := support.Members(d, p, policyDataFlowKeys, raw[:], extra); err != nil {
+		return err
+	}
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "cross_site")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
+		if err != nil {
+			return err
+		}
+		switch v {
+		case "log", "allow", "deny":
+		default:
+			return support.EnumError(p, "log, allow, deny")
+		}
+		o.CrossSite = v
+	}
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "allow")
+		items := []string{}
+		if err := support.DecArray(d[r.Start:r.End], p, PolicyFlowExceptionsMin, PolicyFlowExceptionsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item string
+			{
+				v, err := support.DecString(raw, p, FlowExceptionCharsMin, FlowExceptionCharsMax)
+				if err != nil {
+					return err
+				}
+				item = v
+			}
+			items = append(items, item)
+			return nil
+		}); err != nil {
+			return err
+		}
+		o.Allow = items
+	}
+	return nil
+}
+
 // PolicyAudit: The durable audit: one JSON line per invocation.
 type PolicyAudit struct {
 	Path     string `json:"path,omitzero"`      // Absolute path of the audit file (default `$XDG_STATE_HOME/ghostlight/audit.jsonl`). Once a higher layer sets it, a lower layer may only repeat it.
@@ -961,6 +1033,14 @@ func (o *Policy) Lookup(pointer string) (any, bool) {
 	case "/downloads":
 		if o.Downloads != "" {
 			return o.Downloads, true
+		}
+	case "/data_flow/cross_site":
+		if o.DataFlow != nil && o.DataFlow.CrossSite != "" {
+			return o.DataFlow.CrossSite, true
+		}
+	case "/data_flow/allow":
+		if o.DataFlow != nil && o.DataFlow.Allow != nil {
+			return o.DataFlow.Allow, true
 		}
 	case "/audit/path":
 		if o.Audit != nil && o.Audit.Path != "" {

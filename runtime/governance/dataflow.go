@@ -1,0 +1,130 @@
+package governance
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+)
+
+// Cross-site flow decisions (data_flow.cross_site in spec/policy.cue).
+const (
+	FlowAllow = "allow"
+	FlowLog   = "log"
+	FlowDeny  = "deny"
+)
+
+// flowRule is one layer's data_flow: its cross_site ("" when it sets none)
+// and its exceptions.
+type flowRule struct {
+	layer     string
+	crossSite string
+	allow     []flowPair
+}
+
+type flowPair struct{ from, to hostPat }
+
+// flowRank orders decisions narrowest first.
+var flowRank = map[string]int{FlowDeny: 0, FlowLog: 1, FlowAllow: 2}
+
+// decideFlow is the decision for text of site from written to site to
+// (sites as origin.Site spells them): each layer that sets cross_site
+// decides for itself (allow when one of its own exceptions covers the
+// pair), and the narrowest decision wins, naming its layer; with no layer
+// setting it, the schema's default under layer "default". Pure.
+func decideFlow(rules []flowRule, def, from, to string) (decision, layer string) {
+	decision, layer = def, "default"
+	set := false
+	for _, r := range rules {
+		if r.crossSite == "" {
+			continue
+		}
+		d := r.crossSite
+		for _, p := range r.allow {
+			if patternCoversSite(p.from, from) && patternCoversSite(p.to, to) {
+				d = FlowAllow
+				break
+			}
+		}
+		if !set || flowRank[d] < flowRank[decision] {
+			decision, layer, set = d, r.layer, true
+		}
+	}
+	return decision, layer
+}
+
+// patternCoversSite: a host pattern matches a site when it names the
+// site's domain ("crm.example", "*.crm.example" both cover
+// https://crm.example) or a domain the site lies under ("*.example"). A
+// site's text may come from any of its hosts, so a pattern naming one host
+// below the domain does not cover it. Ports are not part of a site.
+func patternCoversSite(p hostPat, site string) bool {
+	_, d, ok := strings.Cut(site, "://")
+	if !ok {
+		return false
+	}
+	if p.wild && p.host == "" {
+		return true
+	}
+	if d == p.host {
+		return true
+	}
+	return p.wild && strings.HasSuffix(d, "."+p.host)
+}
+
+// parseFlowException reads "FROM -> TO".
+func parseFlowException(s string) (flowPair, error) {
+	from, to, ok := strings.Cut(s, " -> ")
+	if !ok {
+		return flowPair{}, fmt.Errorf("%q is not an exception: write \"FROM -> TO\" with host patterns", s)
+	}
+	f, err := parsePattern(strings.TrimSpace(from))
+	if err != nil {
+		return flowPair{}, err
+	}
+	t, err := parsePattern(strings.TrimSpace(to))
+	if err != nil {
+		return flowPair{}, err
+	}
+	return flowPair{f, t}, nil
+}
+
+// flowWithin: exception a lies within b when both its ends lie within b's.
+func flowWithin(a, b string) bool {
+	fa, ta, ok1 := strings.Cut(a, " -> ")
+	fb, tb, ok2 := strings.Cut(b, " -> ")
+	return ok1 && ok2 && hostWithin(strings.TrimSpace(fa), strings.TrimSpace(fb)) && hostWithin(strings.TrimSpace(ta), strings.TrimSpace(tb))
+}
+
+// flowRules compiles every layer's data_flow.
+func (a *Authority) flowRules() []flowRule {
+	var out []flowRule
+	for _, l := range a.layers {
+		r := flowRule{layer: l.Name}
+		if v, ok := l.policy.Lookup("/data_flow/cross_site"); ok {
+			r.crossSite = v.(string)
+		}
+		if v, ok := l.policy.Lookup("/data_flow/allow"); ok {
+			for _, s := range v.([]string) {
+				if p, err := parseFlowException(s); err == nil {
+					r.allow = append(r.allow, p)
+				}
+			}
+		}
+		if r.crossSite != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// DataFlow decides a cross-site flow of text from site from to site to.
+func (a *Authority) DataFlow(from, to string) (decision, layer string) {
+	return decideFlow(a.flowRules(), settingAt("/data_flow/cross_site").Default, from, to)
+}
+
+// DataFlowRefusal is the refusal of a denied flow, naming the source site.
+func DataFlowRefusal(f surface.DataFlow) *surface.Refusal {
+	return &surface.Refusal{Reason: surface.ReasonDataFlowDenied, Layer: f.Layer, Host: "", DataFlow: &f,
+		Message: "the " + f.Layer + " layer denies writing text from " + f.From + " to " + f.To}
+}
