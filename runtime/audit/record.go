@@ -64,6 +64,9 @@ type Record struct {
 	// _meta (validated by the MCP edge), so a gateway's span and this line
 	// join up.
 	TraceParent string `json:"traceparent,omitempty"`
+	// DataFlow is a cross-site flow the call wrote or was refused (the
+	// data_flow policy): both sites and the size, never the text.
+	DataFlow *DataFlow `json:"data_flow,omitempty"`
 	// Kind is "" for a call's outcome and KindBegin for the line written
 	// before a call runs while the audit is required (Writer.Begin).
 	Kind string `json:"kind,omitempty"`
@@ -71,4 +74,13 @@ type Record struct {
 	// it (chain.go). The writer fills both.
 	Seq  uint64 `json:"seq,omitempty"`
 	Prev string `json:"prev,omitempty"`
+}
+
+// DataFlow is a cross-site flow as the audit holds it.
+type DataFlow struct {
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Chars    int    `json:"chars"`
+	Decision string `json:"decision"`
+	Layer    string `json:"layer"`
 }

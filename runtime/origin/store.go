@@ -40,7 +40,11 @@ type Store struct {
 	seq     uint64
 	bytes   int
 	keys    map[string][]rune // press_key strokes per target
-	buf     []rune
+	// own: windows the model wrote before any site returned them (its own
+	// words: a query it typed, which a page may echo back). They count for
+	// no site later.
+	own map[uint64]struct{}
+	buf []rune
 }
 
 // NewStore makes an empty store.
@@ -48,7 +52,7 @@ func NewStore(l Limits) *Store {
 	if l.MinChars < 1 {
 		l.MinChars = 1
 	}
-	return &Store{lim: l, pow: power(l.MinChars), siteIdx: map[string]uint16{}, prints: map[key]uint64{}, keys: map[string][]rune{}}
+	return &Store{lim: l, pow: power(l.MinChars), siteIdx: map[string]uint16{}, prints: map[key]uint64{}, keys: map[string][]rune{}, own: map[uint64]struct{}{}}
 }
 
 // maxSites bounds the site table (a uint16 index); past it, text from yet
@@ -163,6 +167,9 @@ func (s *Store) Match(to string, now time.Time, value string) (Flow, bool) {
 	var covers map[uint16]*cover
 	k := s.lim.MinChars
 	windows(s.buf, k, s.pow, func(i int, h uint64) {
+		if _, mine := s.own[h]; mine {
+			return
+		}
 		if hasTarget {
 			if _, own := s.prints[key{h, ti}]; own {
 				return
@@ -195,6 +202,26 @@ func (s *Store) Match(to string, now time.Time, value string) (Flow, bool) {
 		}
 	}
 	return best, best.Chars > 0
+}
+
+// Own records the windows of a value the model wrote that no site had
+// returned: the model's own words, which a page echoing them back does not
+// make that page's.
+func (s *Store) Own(now time.Time, value string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.buf = normalize(value, s.buf)
+	windows(s.buf, s.lim.MinChars, s.pow, func(_ int, h uint64) {
+		for si := range s.sites {
+			if _, seen := s.prints[key{h, uint16(si)}]; seen {
+				return
+			}
+		}
+		if len(s.own) >= s.lim.Entries {
+			clear(s.own) // bounded like the fingerprints; oldest go with the rest
+		}
+		s.own[h] = struct{}{}
+	})
 }
 
 // Keys appends printable strokes to a target's run of keys and returns the

@@ -149,3 +149,19 @@ func TestSite(t *testing.T) {
 		}
 	}
 }
+
+func TestTheModelsOwnWordsEchoedBackAreNoFlow(t *testing.T) {
+	s := NewStore(lim())
+	query := "vintage brass telescope with tripod"
+	s.Own(t0, query)                                // typed into site A's search box
+	s.Record(siteA, t0, "Results for "+query+": 3") // A echoes it
+	if f, ok := s.Match(siteB, t0, query); ok {
+		t.Errorf("the model's own query counted as from %s", f.From)
+	}
+	secret := "customer ref 88412-QX-alpha-omega"
+	s.Record(siteA, t0, secret)
+	s.Own(t0, secret) // carried to B once (a flow): it stays A's
+	if _, ok := s.Match(siteB, t0, secret); !ok {
+		t.Error("text carried once became the model's own")
+	}
+}

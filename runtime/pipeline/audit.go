@@ -127,6 +127,14 @@ func (p *Pipeline) record(inv *Invocation, start time.Time, args surface.Args, s
 		hosts = append(hosts, hostOf(r.Host))
 	}
 	rec.Hosts = uniqueHosts(hosts)
+	inv.flowMu.Lock()
+	if f := inv.flow; f != nil { // sites and size, never the text
+		rec.DataFlow = &audit.DataFlow{From: f.From, To: f.To, Chars: f.Chars, Decision: f.Decision, Layer: f.Layer}
+		if f.Decision == governance.FlowDeny {
+			rec.Decision, rec.Layer = audit.DecisionDeny, f.Layer
+		}
+	}
+	inv.flowMu.Unlock()
 	return rec
 }
 
