@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -56,7 +57,8 @@ func sourcePage(i int) string {
 const sinkPage = `<!doctype html><title>Sink</title>
 <form onsubmit="return false"><label>Full name <input name="n"></label></form>
 <input type="search" aria-label="Search the site">
-<textarea aria-label="Message"></textarea>`
+<textarea aria-label="Message"></textarea>
+<label>Attach <input type="file"></label>`
 
 // flowSite serves the suite's pages on host and records every request URL.
 type flowSite struct {
@@ -249,4 +251,52 @@ func TestCrossSiteFlowIsLoggedByDefault(t *testing.T) {
 		}
 	}
 	t.Fatal("no audit record for the write")
+}
+
+// TestCrossSiteOtherWrites: the writes the suite's sinks do not use are
+// checked too: key strokes pressed one call at a time (accumulated per
+// target), an inline upload file, and a flow whose step types a value a
+// flow_ref took from an earlier step's read. Each is refused naming the
+// source site; the same calls with the model's own words run.
+func TestCrossSiteOtherWrites(t *testing.T) {
+	a, b := newFlowSite(t, "127.0.0.1"), newFlowSite(t, "127.0.0.2")
+	h := workspaceHarness(t, "", `data_flow: cross_site: "deny"`)
+	secret := flowSecrets[3].secret // 20 characters exactly
+	denied := func(what string, res flowResult) {
+		t.Helper()
+		if res.status != surface.StatusBlocked || res.facts.Reason != "data_flow_denied" || res.facts.DataFlow == nil || res.facts.DataFlow.From != "http://127.0.0.1" {
+			t.Errorf("%s not refused: %s", what, res.raw)
+		}
+	}
+	h.must("browser_navigate", `{"url":`+quote(a.base+"/src/3")+`}`)
+	h.must("browser_read", `{}`)
+	h.must("browser_navigate", `{"url":`+quote(b.base+"/sink")+`}`)
+	sel := `"selector":{"name":"Message","role":"textbox"}`
+	var last flowResult
+	for i, r := range secret {
+		last = result(h, "browser_press_key", `{"key":`+quote(string(r))+`,`+sel+`}`)
+		if i < len(secret)-1 && last.status != surface.StatusSucceeded {
+			t.Fatalf("stroke %d stopped early: %s", i, last.raw)
+		}
+	}
+	denied("the twentieth stroke", last)
+
+	files := `{"files":[{"name":"notes.txt","data_base64":` + quote(base64.StdEncoding.EncodeToString([]byte("notes: "+secret))) + `}],"selector":{"name":"Attach","role":"file input"}}`
+	denied("an inline upload", result(h, "browser_upload", files))
+
+	h.must("browser_navigate", `{"url":`+quote(a.base+"/src/3")+`}`)
+	flow := `{"steps":[
+		{"id":"r","tool":"browser_read","arguments":{}},
+		{"id":"go","tool":"browser_navigate","arguments":{"url":` + quote(b.base+"/sink") + `}},
+		{"id":"w","tool":"browser_type_text","arguments":{` + sel + `,"text":{"flow_ref":{"step":"r","pointer":"/facts/text"}}}}]}`
+	r := h.call("browser_flow", flow)
+	if !strings.Contains(string(r.JSON), `data_flow_denied`) {
+		t.Errorf("a flow_ref carrying the read was not refused: %s", r.JSON)
+	}
+
+	for _, k := range "ok thanks" { // the model's own strokes run
+		if res := result(h, "browser_press_key", `{"key":`+quote(string(k))+`,"selector":{"name":"Full name","role":"textbox"}}`); res.status != surface.StatusSucceeded || res.facts.DataFlow != nil {
+			t.Fatalf("own stroke %q: %s", k, res.raw)
+		}
+	}
 }
