@@ -21,7 +21,7 @@ type DataFlow struct {
 	From     string `json:"from"`     // Site the text came from (scheme and registrable domain, or scheme and IP address).
 	To       string `json:"to"`       // Site the value was written to.
 	Chars    int    `json:"chars"`    // Normalized characters of the value found in the source site's text.
-	Decision string `json:"decision"` // What the policy decided: log (the write ran) or deny (refused).
+	Decision string `json:"decision"` // What the policy decided: log (the write ran), confirm (it waits for the person), confirmed (the person allowed it, and it ran) or deny (refused).
 	Layer    string `json:"layer"`    // Policy layer that decided it (default when none sets data_flow.cross_site).
 }
 
@@ -429,8 +429,10 @@ var flowStepKeysOmit = []support.Omit{0, 0, support.OmitNull}
 
 // Values of DataFlowDecision.
 const (
-	DataFlowDecisionLog  = "log"
-	DataFlowDecisionDeny = "deny"
+	DataFlowDecisionLog       = "log"
+	DataFlowDecisionConfirm   = "confirm"
+	DataFlowDecisionConfirmed = "confirmed"
+	DataFlowDecisionDeny      = "deny"
 )
 
 // Values of EvidenceKind.

@@ -240,11 +240,11 @@ var PolicySettings = []PolicySetting{{
 	Type:    "string",
 }, {
 	Default: "log",
-	Doc:     "What a cross-site flow does: `allow` (nothing is said), `log` (the result's `data_flow` fact and the audit name both sites and the size, never the text) or `deny` (refused `data_flow_denied`, naming the source site). `deny` is the narrowest.",
-	Enum:    []string{"log", "allow", "deny"},
+	Doc:     "What a cross-site flow does: `allow` (nothing is said), `log` (the result's `data_flow` fact and the audit name both sites and the size, never the text), `confirm` (the write waits, `attention_required` with reason `data_flow_confirm`, until the person allows this one write in the workbench, as a credential handoff is completed; the model's repeat of it then runs) or `deny` (refused `data_flow_denied`, naming the source site). A navigation has no page to ask on, so `confirm` denies one. `deny` is the narrowest.",
+	Enum:    []string{"log", "allow", "confirm", "deny"},
 	Key:     "data_flow.cross_site",
 	Narrow:  "order",
-	Order:   []string{"deny", "log", "allow"},
+	Order:   []string{"deny", "confirm", "log", "allow"},
 	Pointer: "/data_flow/cross_site",
 	Type:    "string",
 }, {
@@ -738,7 +738,7 @@ func (o *PolicyBrowser) decode(d []byte, p *support.Path, extra string) *support
 
 // PolicyDataFlow: Where page text may go (the origin guard). Every result remembers, per session and as fingerprints only, the page-derived text it handed the model and the site it came from (scheme and registrable domain; an IP address is its own site, whatever the port). A value the model asks Ghostlight to write to a page of another site (typed text, form values, key strokes, a navigation's path and query, a script's string literals, inline upload files) that carries data_flow_min_chars or more of that text is a cross-site flow.
 type PolicyDataFlow struct {
-	CrossSite string   `json:"cross_site,omitzero"` // What a cross-site flow does: `allow` (nothing is said), `log` (the result's `data_flow` fact and the audit name both sites and the size, never the text) or `deny` (refused `data_flow_denied`, naming the source site). `deny` is the narrowest.
+	CrossSite string   `json:"cross_site,omitzero"` // What a cross-site flow does: `allow` (nothing is said), `log` (the result's `data_flow` fact and the audit name both sites and the size, never the text), `confirm` (the write waits, `attention_required` with reason `data_flow_confirm`, until the person allows this one write in the workbench, as a credential handoff is completed; the model's repeat of it then runs) or `deny` (refused `data_flow_denied`, naming the source site). A navigation has no page to ask on, so `confirm` denies one. `deny` is the narrowest.
 	Allow     []string `json:"allow,omitzero"`      // Flows this layer lets through whatever its own `cross_site` says, each written `"FROM -> TO"` with host patterns (`*.crm.example -> *.mail.example`); a pattern matches a site when it names the site's domain or a domain the site lies under. An exception lifts only its own layer's rule: a higher layer's still applies. Each exception of a lower layer must lie within an exception of every higher layer's list.
 }
 
@@ -756,9 +756,9 @@ func (o *PolicyDataFlow) decode(d []byte, p *support.Path, extra string) *suppor
 			return err
 		}
 		switch v {
-		case "log", "allow", "deny":
+		case "log", "allow", "confirm", "deny":
 		default:
-			return support.EnumError(p, "log, allow, deny")
+			return support.EnumError(p, "log, allow, confirm, deny")
 		}
 		o.CrossSite = v
 	}

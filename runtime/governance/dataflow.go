@@ -9,9 +9,10 @@ import (
 
 // Cross-site flow decisions (data_flow.cross_site in spec/policy.cue).
 const (
-	FlowAllow = "allow"
-	FlowLog   = "log"
-	FlowDeny  = "deny"
+	FlowAllow   = "allow"
+	FlowLog     = "log"
+	FlowConfirm = "confirm"
+	FlowDeny    = "deny"
 )
 
 // flowRule is one layer's data_flow: its cross_site ("" when it sets none)
@@ -25,7 +26,7 @@ type flowRule struct {
 type flowPair struct{ from, to hostPat }
 
 // flowRank orders decisions narrowest first.
-var flowRank = map[string]int{FlowDeny: 0, FlowLog: 1, FlowAllow: 2}
+var flowRank = map[string]int{FlowDeny: 0, FlowConfirm: 1, FlowLog: 2, FlowAllow: 3}
 
 // decideFlow is the decision for text of site from written to site to
 // (sites as origin.Site spells them): each layer that sets cross_site
@@ -127,4 +128,10 @@ func (a *Authority) DataFlow(from, to string) (decision, layer string) {
 func DataFlowRefusal(f surface.DataFlow) *surface.Refusal {
 	return &surface.Refusal{Reason: surface.ReasonDataFlowDenied, Layer: f.Layer, Host: "", DataFlow: &f,
 		Message: "the " + f.Layer + " layer denies writing text from " + f.From + " to " + f.To}
+}
+
+// DataFlowConfirmation is the answer to a flow the person must allow.
+func DataFlowConfirmation(f surface.DataFlow) *surface.Refusal {
+	return &surface.Refusal{Reason: surface.ReasonDataFlowConfirm, Layer: f.Layer, DataFlow: &f,
+		Message: "a write carrying text from " + f.From + " to " + f.To}
 }

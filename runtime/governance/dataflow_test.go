@@ -35,6 +35,8 @@ func TestDecideFlow(t *testing.T) {
 		{"an exception in the only deciding layer allows", []flowRule{user}, crm, mail, FlowAllow, "user"},
 		{"exceptions have a direction", []flowRule{user}, mail, crm, FlowDeny, "user"},
 		{"a higher deny holds over a lower exception", []flowRule{{layer: "organization", crossSite: FlowDeny}, user}, crm, mail, FlowDeny, "organization"},
+		{"confirm is narrower than log", []flowRule{org, {layer: "user", crossSite: FlowConfirm}}, crm, bank, FlowConfirm, "user"},
+		{"deny is narrower than confirm", []flowRule{{layer: "organization", crossSite: FlowConfirm}, {layer: "user", crossSite: FlowDeny}}, crm, bank, FlowDeny, "user"},
 		{"allow everywhere", []flowRule{{layer: "workspace", crossSite: FlowAllow}}, crm, mail, FlowAllow, "workspace"},
 	}
 	for _, c := range cases {

@@ -111,6 +111,8 @@ func Refusal(tool string, r *surface.Refusal) Text {
 				"Write only what the user gave you for this site, or ask the user to allow this flow in the policy.", stepPolicy)
 		}
 		return Say(fmt.Sprintf("%s was not run: %s.", tool, msg), stepPolicy)
+	case surface.ReasonDataFlowConfirm:
+		return flowConfirm(tool, r) // handoff.go
 	case surface.ReasonNotSupported:
 		return Say(fmt.Sprintf("%s is not supported here: %s.", tool, msg))
 	}

@@ -10,6 +10,8 @@ package pipeline
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"hash/fnv"
 	"net/url"
 	"strings"
 	"sync"
@@ -57,6 +59,7 @@ func (p *Pipeline) SessionClosed(session string) {
 	p.origins.mu.Lock()
 	delete(p.origins.m, session)
 	p.origins.mu.Unlock()
+	p.approvals.end(session)
 }
 
 // siteOf is a URL's site with its host canonical as governance spells it.
@@ -231,9 +234,11 @@ func navigationValue(raw string) string {
 }
 
 // checkFlow decides the call's write values against the site they go to:
-// nil to proceed (a logged flow is carried as a fact and audited), or the
-// refusal of a denied one. Each target site is decided once per call.
-func (p *Pipeline) checkFlow(inv *Invocation, to string, values []string) *surface.Refusal {
+// nil to proceed (a logged or confirmed flow is carried as a fact and
+// audited), or the refusal of a denied one, or of one waiting for the
+// person. canAsk says the call has a page the person can be asked on (a
+// navigation has none). Each target site is decided once per call.
+func (p *Pipeline) checkFlow(inv *Invocation, to string, values []string, canAsk bool) *surface.Refusal {
 	if to == "" || len(values) == 0 {
 		return nil
 	}
@@ -263,12 +268,30 @@ func (p *Pipeline) checkFlow(inv *Invocation, to string, values []string) *surfa
 	if best.Chars > 0 {
 		d, layer := inv.Authority.DataFlow(best.From, to)
 		fact := surface.DataFlow{From: best.From, To: to, Chars: best.Chars, Decision: d, Layer: layer}
+		proceed := d == governance.FlowLog
 		switch d {
+		case governance.FlowConfirm:
+			key := approvalKey(inv, best.From, to)
+			switch {
+			case !canAsk:
+				fact.Decision = governance.FlowDeny
+				r = governance.DataFlowRefusal(fact)
+				r.Message = "the " + layer + " layer asks the user to allow each write carrying text from " + best.From + " to " + to + ", and a navigation has no page to ask on"
+			case p.approvals.take(inv.Session, key):
+				fact.Decision = surface.DataFlowDecisionConfirmed
+				proceed = true
+			default:
+				r = governance.DataFlowConfirmation(fact)
+				session := inv.Session
+				inv.approve = func() { p.approvals.grant(session, key) }
+			}
 		case governance.FlowDeny:
 			r = governance.DataFlowRefusal(fact)
+		}
+		if d != governance.FlowAllow {
 			inv.flow = &fact
-		case governance.FlowLog:
-			inv.flow = &fact
+		}
+		if proceed {
 			inv.Carry(func(cr *surface.Refusal) {
 				if cr.DataFlow == nil {
 					f := fact
@@ -281,13 +304,69 @@ func (p *Pipeline) checkFlow(inv *Invocation, to string, values []string) *surfa
 	return r
 }
 
+// approvals are the writes the person allowed, per session: each lets the
+// model's repeat of that very call (same tool, same arguments, same two
+// sites) run once.
+type approvals struct {
+	mu sync.Mutex
+	m  map[string]map[uint64]bool
+}
+
+func (a *approvals) grant(session string, key uint64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.m == nil {
+		a.m = map[string]map[uint64]bool{}
+	}
+	if a.m[session] == nil {
+		a.m[session] = map[uint64]bool{}
+	}
+	a.m[session][key] = true
+}
+
+func (a *approvals) take(session string, key uint64) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.m[session][key] {
+		return false
+	}
+	delete(a.m[session], key)
+	return true
+}
+
+func (a *approvals) end(session string) {
+	a.mu.Lock()
+	delete(a.m, session)
+	a.mu.Unlock()
+}
+
+func approvalKey(inv *Invocation, from, to string) uint64 {
+	h := fnv.New64a()
+	b, _ := json.Marshal(inv.args)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", inv.Tool, from, to)
+	h.Write(b)
+	return h.Sum64()
+}
+
+// FlowApproval is how the person allows the write this call was stopped
+// for (data_flow_confirm): calling it lets the model's repeat of the call
+// run once. nil when the call is waiting on no one.
+func (inv *Invocation) FlowApproval() func() {
+	if inv == nil {
+		return nil
+	}
+	inv.flowMu.Lock()
+	defer inv.flowMu.Unlock()
+	return inv.approve
+}
+
 // CheckFlow is the write check for a call acting on the page at pageURL
 // (runtime/tools' admitPage calls it once the page's host is admitted).
 func (inv *Invocation) CheckFlow(pageURL string) *surface.Refusal {
 	if inv == nil || inv.p == nil || inv.args == nil {
 		return nil
 	}
-	return inv.p.checkFlow(inv, siteOf(pageURL), inv.p.writeValuesOnce(inv))
+	return inv.p.checkFlow(inv, siteOf(pageURL), inv.p.writeValuesOnce(inv), true)
 }
 
 func (p *Pipeline) writeValuesOnce(inv *Invocation) []string {

@@ -44,7 +44,7 @@ func BenchmarkFlowCheckWrite(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		inv.flowDone = nil
-		if r := inv.p.checkFlow(inv, "http://127.0.0.2", inv.p.writeValues(inv, args)); r != nil {
+		if r := inv.p.checkFlow(inv, "http://127.0.0.2", inv.p.writeValues(inv, args), true); r != nil {
 			b.Fatal(r)
 		}
 	}

@@ -117,6 +117,7 @@ type Pipeline struct {
 	seq       atomic.Uint64
 	ids       *handle.Codec // invocation handles (newID)
 	origins   origins       // per session: where page text came from (origin.go)
+	approvals approvals     // per session: flows the person allowed (origin.go)
 }
 
 // Options configure a Pipeline.
@@ -183,6 +184,7 @@ type Invocation struct {
 	flowMu     sync.Mutex
 	flowDone   map[string]*surface.Refusal
 	flow       *surface.DataFlow
+	approve    func() // lets the person allow the write this call waits for
 	// pageQuoted: a step of this composite quoted page strings, so its own
 	// summary and facts (which carry the steps' words) do too.
 	pageQuoted atomic.Bool
@@ -334,7 +336,7 @@ func (p *Pipeline) run(ctx context.Context, inv *Invocation, entry *surface.Tool
 	}
 	inv.args = args
 	if nav, ok := args.(*surface.BrowserNavigateArgs); ok { // origin.go: the target is the URL's site
-		if r := p.checkFlow(inv, siteOf(nav.URL), []string{navigationValue(nav.URL)}); r != nil {
+		if r := p.checkFlow(inv, siteOf(nav.URL), []string{navigationValue(nav.URL)}, false); r != nil {
 			return p.finish(inv, start, args, nil, surface.Outcome{Refusal: r, Effect: surface.EffectNone, RepeatSafe: true})
 		}
 	}

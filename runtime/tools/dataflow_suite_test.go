@@ -300,3 +300,74 @@ func TestCrossSiteOtherWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossSiteConfirm: under data_flow.cross_site: "confirm" a carried
+// write waits (attention_required, data_flow_confirm) and nothing reaches
+// the page; the tab is listed as waiting on the person, as a credential
+// handoff is; a repeat before they act still waits; once they hand the
+// tab back, the repeat runs (decision confirmed) and other carried data
+// waits again. A navigation carrying the data is refused:
+// it has no page to ask on.
+func TestCrossSiteConfirm(t *testing.T) {
+	a, b := newFlowSite(t, "127.0.0.1"), newFlowSite(t, "127.0.0.2")
+	h := workspaceHarness(t, "", `data_flow: cross_site: "confirm"`)
+	secret := flowSecrets[1].secret
+	h.must("browser_navigate", `{"url":`+quote(a.base+"/src/1")+`}`)
+	h.must("browser_read", `{}`)
+	nav := h.must("browser_navigate", `{"url":`+quote(b.base+"/sink")+`}`)
+	var nf struct{ Tab string }
+	h.facts(nav, &nf)
+	write := `{"selector":{"name":"Message","role":"textbox"},"text":` + quote(secret) + `}`
+	value := func() string {
+		var f struct{ Value string } // the script's value as JSON text
+		h.facts(h.must("browser_execute", `{"script":"document.querySelector('textarea').value"}`), &f)
+		var v string
+		if err := json.Unmarshal([]byte(f.Value), &v); err != nil {
+			t.Fatalf("value %q: %v", f.Value, err)
+		}
+		return v
+	}
+	waits := func(what, write string) {
+		t.Helper()
+		res := result(h, "browser_type_text", write)
+		if res.status != surface.StatusAttentionRequired || res.facts.Reason != "data_flow_confirm" || res.facts.DataFlow == nil || res.facts.DataFlow.Decision != "confirm" {
+			t.Fatalf("%s: %s", what, res.raw)
+		}
+		if strings.Contains(res.raw, secret) {
+			t.Fatalf("%s: the answer repeats the data", what)
+		}
+	}
+	waits("the first write", write)
+	if v := value(); v != "" {
+		t.Fatalf("the waiting write reached the page: %q", v)
+	}
+	listed := false
+	for _, ho := range testHandler.Handoffs() {
+		listed = listed || ho.Session == h.session && ho.Tab == nf.Tab && ho.Kind == "flow"
+	}
+	if !listed {
+		t.Fatal("the tab is not listed as waiting on the person")
+	}
+	waits("a repeat before the person acts", write)
+	if !testHandler.HandBack(h.session, nf.Tab) {
+		t.Fatal("no handoff to hand back")
+	}
+	res := result(h, "browser_type_text", write)
+	if res.status != surface.StatusSucceeded || res.facts.DataFlow == nil || res.facts.DataFlow.Decision != "confirmed" {
+		t.Fatalf("the allowed repeat: %s", res.raw)
+	}
+	if v := value(); v != secret {
+		t.Fatalf("page holds %q after the allowed write", v)
+	}
+	// The page now shows the allowed text, so it is B's too; other data
+	// from A still waits.
+	h.must("browser_navigate", `{"url":`+quote(a.base+"/src/6")+`}`)
+	h.must("browser_read", `{}`)
+	h.must("browser_navigate", `{"url":`+quote(b.base+"/sink")+`}`)
+	waits("another carried write after the one allowed", `{"selector":{"name":"Message","role":"textbox"},"text":`+quote(flowSecrets[6].secret)+`}`)
+
+	r := result(h, "browser_navigate", `{"url":`+quote(b.base+"/track?q="+strings.ReplaceAll(secret, " ", "+"))+`}`)
+	if r.status != surface.StatusBlocked || r.facts.Reason != "data_flow_denied" || b.received(secret) {
+		t.Fatalf("a carrying navigation under confirm: %s", r.raw)
+	}
+}

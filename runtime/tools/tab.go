@@ -87,6 +87,9 @@ func (s *session) onTab(ctx context.Context, t *browser.Tab, fn func(ctx context
 // closed (see noteBlocked), once fn has returned.
 func (s *session) onTabSaying(ctx context.Context, t *browser.Tab, fn func(ctx context.Context) *surface.Refusal, said func([]browser.Blocked)) *surface.Refusal {
 	if r := admitPage(ctx, t); r != nil {
+		if r.Reason == surface.ReasonDataFlowConfirm { // the person allows it, or not
+			s.confirmFlow(ctx, t, r)
+		}
 		return r
 	}
 	if d, open := t.Dialog(); open {
