@@ -68,7 +68,7 @@ func admitPage(ctx context.Context, t *browser.Tab) *surface.Refusal {
 		r.Tab = t.Handle()
 		return r
 	}
-	inv.Touched(u) // the audit names the page an action ran on (host only)
+	inv.Touched(u)                       // the audit names the page an action ran on (host only)
 	if r := inv.CheckFlow(u); r != nil { // what the call writes, against the page's site
 		r.Tab = t.Handle()
 		return r
