@@ -68,8 +68,9 @@ func admitPage(ctx context.Context, t *browser.Tab) *surface.Refusal {
 		r.Tab = t.Handle()
 		return r
 	}
-	inv.Touched(u)                       // the audit names the page an action ran on (host only)
-	if r := inv.CheckFlow(u); r != nil { // what the call writes, against the page's site
+	inv.Touched(u) // the audit names the page an action ran on (host only)
+	// What the call writes, against the page's site (the origin guard).
+	if r := inv.CheckFlow(u); r != nil {
 		r.Tab = t.Handle()
 		return r
 	}
