@@ -1119,6 +1119,11 @@ const (
 	WorkbenchTicketsMax = 32
 )
 
+// WouldDeny: Would-deny decisions one result reports (monitor mode); later ones are counted in the audit only. (items)
+const (
+	WouldDenyMax = 16
+)
+
 // ZoomPercent: Tab zoom. (percent)
 const (
 	ZoomPercentMin = 25

@@ -25,6 +25,15 @@ type DataFlow struct {
 	Layer    string `json:"layer"`    // Policy layer that decided it (default when none sets data_flow.cross_site).
 }
 
+// WouldDeny: One refusal that was not made.
+type WouldDeny struct {
+	Reason     Reason     `json:"reason"`               // The refusal reason it would have had.
+	Layer      string     `json:"layer"`                // The monitor-mode layer that would have refused.
+	Capability Capability `json:"capability,omitempty"` // Capability it would have refused.
+	Host       string     `json:"host,omitempty"`       // Host it would have refused.
+	From       string     `json:"from,omitempty"`       // A cross-site flow's source site.
+}
+
 // Selector: A control by name and role.
 type Selector struct {
 	Name  string `json:"name"`           // Accessible name.

@@ -254,6 +254,15 @@ var PolicySettings = []PolicySetting{{
 	Pointer: "/data_flow/allow",
 	Type:    "array",
 }, {
+	Default: "enforce",
+	Doc:     "How this layer's own rules apply: `enforce` (they refuse) or `monitor` (every refusal this layer alone would make is computed, audited as `would_deny` with its reason and layer, and said in the result's `would_deny` fact; the call proceeds under the other layers). Try a policy before enforcing it. `enforce` is narrower: a layer that sets it (the organization's, say) forbids `monitor` below it.",
+	Enum:    []string{"enforce", "monitor"},
+	Key:     "mode",
+	Narrow:  "order",
+	Order:   []string{"enforce", "monitor"},
+	Pointer: "/mode",
+	Type:    "string",
+}, {
 	Doc:     "Absolute path of the audit file (default `$XDG_STATE_HOME/ghostlight/audit.jsonl`). Once a higher layer sets it, a lower layer may only repeat it.",
 	Key:     "audit.path",
 	Narrow:  "fixed",
@@ -335,15 +344,16 @@ type Policy struct {
 	Browser      *PolicyBrowser      `json:"browser,omitzero"`      // How Ghostlight reaches a browser.
 	Downloads    string              `json:"downloads,omitzero"`    // Whether a page may download files (a click, a script, a navigation to an attachment). `deny` (the default) refuses every download in the browser and the result says so; `allow` saves it to a directory of the session's own, removed with the session, up to `download_bytes`. `deny` is narrower (`ghostlight serve --allow-downloads` sets `allow`).
 	DataFlow     *PolicyDataFlow     `json:"data_flow,omitzero"`    // Where page text may go (the origin guard). Every result remembers, per session and as fingerprints only, the page-derived text it handed the model and the site it came from (scheme and registrable domain; an IP address is its own site, whatever the port). A value the model asks Ghostlight to write to a page of another site (typed text, form values, key strokes, a navigation's path and query, a script's string literals, inline upload files) that carries data_flow_min_chars or more of that text is a cross-site flow.
+	Mode         string              `json:"mode,omitzero"`         // How this layer's own rules apply: `enforce` (they refuse) or `monitor` (every refusal this layer alone would make is computed, audited as `would_deny` with its reason and layer, and said in the result's `would_deny` fact; the call proceeds under the other layers). Try a policy before enforcing it. `enforce` is narrower: a layer that sets it (the organization's, say) forbids `monitor` below it.
 	Audit        *PolicyAudit        `json:"audit,omitzero"`        // The durable audit: one JSON line per invocation.
 	Files        *PolicyFiles        `json:"files,omitzero"`        // Files the browser may read.
 	Organization *PolicyOrganization `json:"organization,omitzero"` // Who wrote the organization layer; allowed in that layer only.
 }
 
-var policyKeys = []string{"capabilities", "hosts", "tabs", "privacy", "browser", "downloads", "data_flow", "audit", "files", "organization"}
+var policyKeys = []string{"capabilities", "hosts", "tabs", "privacy", "browser", "downloads", "data_flow", "mode", "audit", "files", "organization"}
 
 func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error {
-	var raw [10]support.Span
+	var raw [11]support.Span
 	if err := support.Members(d, p, policyKeys, raw[:], extra); err != nil {
 		return err
 	}
@@ -409,6 +419,19 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		o.DataFlow = v
 	}
 	if r := raw[7]; r.Set() {
+		p := support.Key(p, "mode")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
+		if err != nil {
+			return err
+		}
+		switch v {
+		case "enforce", "monitor":
+		default:
+			return support.EnumError(p, "enforce, monitor")
+		}
+		o.Mode = v
+	}
+	if r := raw[8]; r.Set() {
 		p := support.Key(p, "audit")
 		v := new(PolicyAudit)
 		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
@@ -416,7 +439,7 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		}
 		o.Audit = v
 	}
-	if r := raw[8]; r.Set() {
+	if r := raw[9]; r.Set() {
 		p := support.Key(p, "files")
 		v := new(PolicyFiles)
 		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
@@ -424,7 +447,7 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		}
 		o.Files = v
 	}
-	if r := raw[9]; r.Set() {
+	if r := raw[10]; r.Set() {
 		p := support.Key(p, "organization")
 		v := new(PolicyOrganization)
 		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
@@ -1041,6 +1064,10 @@ func (o *Policy) Lookup(pointer string) (any, bool) {
 	case "/data_flow/allow":
 		if o.DataFlow != nil && o.DataFlow.Allow != nil {
 			return o.DataFlow.Allow, true
+		}
+	case "/mode":
+		if o.Mode != "" {
+			return o.Mode, true
 		}
 	case "/audit/path":
 		if o.Audit != nil && o.Audit.Path != "" {

@@ -67,6 +67,9 @@ type Record struct {
 	// DataFlow is a cross-site flow the call wrote or was refused (the
 	// data_flow policy): both sites and the size, never the text.
 	DataFlow *DataFlow `json:"data_flow,omitempty"`
+	// WouldDeny are the refusals a layer in monitor mode would have made
+	// (policy mode: "monitor"); the call ran under the other layers.
+	WouldDeny []WouldDeny `json:"would_deny,omitempty"`
 	// Kind is "" for a call's outcome and KindBegin for the line written
 	// before a call runs while the audit is required (Writer.Begin).
 	Kind string `json:"kind,omitempty"`
@@ -83,4 +86,13 @@ type DataFlow struct {
 	Chars    int    `json:"chars"`
 	Decision string `json:"decision"`
 	Layer    string `json:"layer"`
+}
+
+// WouldDeny is one refusal a monitor-mode layer did not make.
+type WouldDeny struct {
+	Reason     string `json:"reason"`
+	Layer      string `json:"layer"`
+	Capability string `json:"capability,omitempty"`
+	Host       string `json:"host,omitempty"`
+	From       string `json:"from,omitempty"`
 }

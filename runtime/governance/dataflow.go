@@ -21,7 +21,11 @@ type flowRule struct {
 	layer     string
 	crossSite string
 	allow     []flowPair
+	monitor   bool // the layer is in monitor mode: it decides nothing
 }
+
+// wouldFlow is a monitor-mode layer's decision that was not made.
+type wouldFlow struct{ layer, decision string }
 
 type flowPair struct{ from, to hostPat }
 
@@ -32,8 +36,10 @@ var flowRank = map[string]int{FlowDeny: 0, FlowConfirm: 1, FlowLog: 2, FlowAllow
 // (sites as origin.Site spells them): each layer that sets cross_site
 // decides for itself (allow when one of its own exceptions covers the
 // pair), and the narrowest decision wins, naming its layer; with no layer
-// setting it, the schema's default under layer "default". Pure.
-func decideFlow(rules []flowRule, def, from, to string) (decision, layer string) {
+// setting it, the schema's default under layer "default". A layer in
+// monitor mode decides nothing: a confirm or deny of its own is returned
+// in would instead. Pure.
+func decideFlow(rules []flowRule, def, from, to string) (decision, layer string, would []wouldFlow) {
 	decision, layer = def, "default"
 	set := false
 	for _, r := range rules {
@@ -47,11 +53,17 @@ func decideFlow(rules []flowRule, def, from, to string) (decision, layer string)
 				break
 			}
 		}
+		if r.monitor {
+			if d == FlowDeny || d == FlowConfirm {
+				would = append(would, wouldFlow{r.layer, d})
+			}
+			continue
+		}
 		if !set || flowRank[d] < flowRank[decision] {
 			decision, layer, set = d, r.layer, true
 		}
 	}
-	return decision, layer
+	return decision, layer, would
 }
 
 // patternCoversSite: a host pattern matches a site when it names the
@@ -101,7 +113,7 @@ func flowWithin(a, b string) bool {
 func (a *Authority) flowRules() []flowRule {
 	var out []flowRule
 	for _, l := range a.layers {
-		r := flowRule{layer: l.Name}
+		r := flowRule{layer: l.Name, monitor: l.Monitor}
 		if v, ok := l.policy.Lookup("/data_flow/cross_site"); ok {
 			r.crossSite = v.(string)
 		}
@@ -120,8 +132,23 @@ func (a *Authority) flowRules() []flowRule {
 }
 
 // DataFlow decides a cross-site flow of text from site from to site to.
+// A monitor-mode layer's deny or confirm is noted on the call's watch.
 func (a *Authority) DataFlow(from, to string) (decision, layer string) {
-	return decideFlow(a.flowRules(), settingAt("/data_flow/cross_site").Default, from, to)
+	decision, layer, would := decideFlow(a.flowRules(), settingAt("/data_flow/cross_site").Default, from, to)
+	for _, w := range would {
+		reason := surface.ReasonDataFlowDenied
+		if w.decision == FlowConfirm {
+			reason = surface.ReasonDataFlowConfirm
+		}
+		a.watch.add(surface.WouldDeny{Reason: reason, Layer: w.layer, From: from, Host: Domainless(to)})
+	}
+	return decision, layer
+}
+
+// Domainless is a site's host part ("https://crm.example" → "crm.example").
+func Domainless(site string) string {
+	_, d, _ := strings.Cut(site, "://")
+	return d
 }
 
 // DataFlowRefusal is the refusal of a denied flow, naming the source site.

@@ -40,10 +40,26 @@ func TestDecideFlow(t *testing.T) {
 		{"allow everywhere", []flowRule{{layer: "workspace", crossSite: FlowAllow}}, crm, mail, FlowAllow, "workspace"},
 	}
 	for _, c := range cases {
-		d, l := decideFlow(c.rules, FlowLog, c.from, c.to)
+		d, l, _ := decideFlow(c.rules, FlowLog, c.from, c.to)
 		if d != c.want || l != c.layerW {
 			t.Errorf("%s: %s by %s, want %s by %s", c.name, d, l, c.want, c.layerW)
 		}
+	}
+}
+
+func TestDecideFlowMonitor(t *testing.T) {
+	org := flowRule{layer: "organization", crossSite: FlowDeny, monitor: true}
+	user := flowRule{layer: "user", crossSite: FlowConfirm}
+	d, l, would := decideFlow([]flowRule{org}, FlowLog, "https://crm.example", "https://bank.example")
+	if d != FlowLog || l != "default" || len(would) != 1 || would[0] != (wouldFlow{"organization", FlowDeny}) {
+		t.Errorf("monitor alone: %s by %s, would %v", d, l, would)
+	}
+	d, l, would = decideFlow([]flowRule{org, user}, FlowLog, "https://crm.example", "https://bank.example")
+	if d != FlowConfirm || l != "user" || len(would) != 1 {
+		t.Errorf("monitor above an enforcing layer: %s by %s, would %v", d, l, would)
+	}
+	if _, _, would = decideFlow([]flowRule{{layer: "organization", crossSite: FlowLog, monitor: true}}, FlowLog, "https://a.example", "https://b.example"); would != nil {
+		t.Errorf("a monitor layer that only logs would deny: %v", would)
 	}
 }
 

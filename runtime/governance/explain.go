@@ -108,6 +108,15 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 			}
 			continue
 		}
+		if s.Pointer == "/mode" {
+			// Each layer's mode is its own: one line per layer that sets it.
+			for _, l := range a.layers {
+				if m, ok := l.policy.Lookup("/mode"); ok {
+					f.Settings = append(f.Settings, &surface.PolicySettingLine{Key: s.Key, Value: valueText(m), Layer: l.Name})
+				}
+			}
+			continue
+		}
 		if s.Pointer == "/files/read_roots" && !set {
 			// What an upload may read is always said, the roots first.
 			f.Settings = append(f.Settings, &surface.PolicySettingLine{Key: s.Key, Value: "(unset: the client's MCP roots, else the server's working directory)", Layer: LayerDefault})
@@ -150,6 +159,13 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 	if closeLine.Value == "denied" || preserveLine.Value == "on" {
 		parts = append(parts, "no tab may be closed")
 	}
+	if m := a.Monitored(); len(m) > 0 {
+		which, they := "layer is", "it"
+		if len(m) > 1 {
+			which, they = "layers are", "they"
+		}
+		parts = append(parts, "the "+strings.Join(m, " and ")+" "+which+" in monitor mode (what "+they+" would refuse is audited as would_deny, and the call proceeds)")
+	}
 	s := parts[0]
 	if len(parts) > 1 {
 		s = strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
@@ -163,7 +179,7 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 func (a *Authority) capabilityDecider(c surface.Capability) (string, bool) {
 	bit := surface.CapsOf([]string{string(c)})
 	for _, l := range a.layers {
-		if !l.Caps.Has(bit) {
+		if !l.Caps.Has(bit) && !l.Monitor { // a monitor layer's denial is not made
 			return l.Name, false
 		}
 	}

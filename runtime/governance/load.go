@@ -305,6 +305,9 @@ func compile(name string, p *surface.Policy) Layer {
 	if v, ok := p.Lookup("/tabs/preserve"); ok {
 		l.Preserve = v.(bool)
 	}
+	if v, ok := p.Lookup("/mode"); ok && v == "monitor" {
+		l.Monitor = true
+	}
 	return l
 }
 

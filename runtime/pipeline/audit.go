@@ -135,6 +135,11 @@ func (p *Pipeline) record(inv *Invocation, start time.Time, args surface.Args, s
 		}
 	}
 	inv.flowMu.Unlock()
+	if inv.Authority != nil {
+		for _, w := range inv.Authority.WouldDenied() { // reason, layer, capability or host: never a value
+			rec.WouldDeny = append(rec.WouldDeny, audit.WouldDeny{Reason: string(w.Reason), Layer: w.Layer, Capability: string(w.Capability), Host: hostOf(w.Host), From: w.From})
+		}
+	}
 	return rec
 }
 

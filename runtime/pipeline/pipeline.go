@@ -74,6 +74,8 @@ type AuditRecord struct {
 	TraceParent string
 	// DataFlow is a cross-site flow the call carried (origin.go).
 	DataFlow *audit.DataFlow
+	// WouldDeny are the refusals monitor-mode layers did not make.
+	WouldDeny []audit.WouldDeny
 }
 
 // Line is the record as the audit file holds it.
@@ -89,7 +91,7 @@ func (r AuditRecord) Line() audit.Record {
 	return audit.Record{Time: r.Time.UTC(), Invocation: r.Invocation, Parent: r.Parent, Workspace: r.Session,
 		Tool: r.Tool, Branch: r.Branch, Capabilities: caps, Decision: r.Decision, Layer: r.Layer, Hosts: hosts,
 		Status: string(r.Status), Effect: string(r.Effect), Reason: string(r.Reason),
-		DurationMS: float64(r.Duration.Microseconds()) / 1000, Policy: r.Policy, TraceParent: r.TraceParent, DataFlow: r.DataFlow}
+		DurationMS: float64(r.Duration.Microseconds()) / 1000, Policy: r.Policy, TraceParent: r.TraceParent, DataFlow: r.DataFlow, WouldDeny: r.WouldDeny}
 }
 
 // Auditor receives one record per invocation, composite steps included.
@@ -265,7 +267,8 @@ func (p *Pipeline) Call(ctx context.Context, session, tool string, raw []byte, p
 	if r := governance.CheckRestrictHosts(args.Restrictions().Hosts); r != nil {
 		return p.finish(inv, start, nil, nil, surface.Outcome{Refusal: r})
 	}
-	inv.Authority = inv.Authority.Narrow(args.Restrictions())
+	// Watched: this call's would-deny decisions (monitor mode) are its own.
+	inv.Authority = inv.Authority.Narrow(args.Restrictions()).Watched()
 	return p.run(ctx, inv, entry, h, args, start)
 }
 
@@ -297,7 +300,7 @@ func (p *Pipeline) Busy(session, tool string, limit int) Result {
 // path as a direct call.
 func (inv *Invocation) Child(ctx context.Context, tool string, args surface.Args) Result {
 	p := inv.p
-	child := &Invocation{ID: p.newID(), Session: inv.Session, Tool: tool, Parent: inv, Progress: inv.Progress, Authority: inv.Authority, TraceParent: inv.TraceParent, p: p}
+	child := &Invocation{ID: p.newID(), Session: inv.Session, Tool: tool, Parent: inv, Progress: inv.Progress, Authority: inv.Authority.Watched(), TraceParent: inv.TraceParent, p: p}
 	entry := surface.Lookup(tool)
 	start := time.Now()
 	if entry == nil || entry.Composite {
@@ -378,6 +381,7 @@ func (p *Pipeline) finish(inv *Invocation, start time.Time, args surface.Args, f
 	if env.Effect == surface.EffectPartial || env.Effect == surface.EffectUnknown || env.Status == surface.StatusUnknown {
 		env.RepeatSafe = false
 	}
+	inv.carryWouldDeny() // monitor.go
 	env.Facts = withCarried(factsJSON(facts, out.Refusal), inv.carry)
 	p.remember(inv, env.Facts, out.Summary) // origin.go
 	// Audit before the answer exists: the line is on disk before the call
