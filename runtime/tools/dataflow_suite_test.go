@@ -371,3 +371,34 @@ func TestCrossSiteConfirm(t *testing.T) {
 		t.Fatalf("a carrying navigation under confirm: %s", r.raw)
 	}
 }
+
+// TestCrossSiteSourcesBeyondRead: text handed over by find (names),
+// inspect (names) and execute (a script's value) is remembered as well as
+// read text is: each, in a session of its own, is caught when carried.
+func TestCrossSiteSourcesBeyondRead(t *testing.T) {
+	a, b := newFlowSite(t, "127.0.0.1"), newFlowSite(t, "127.0.0.2")
+	for _, c := range []struct {
+		name, page, tool, args, secret string
+	}{
+		{"find", "/src/9", "browser_find", `{"text":"Reset token"}`, flowSecrets[9].secret},
+		{"inspect", "/src/9", "browser_inspect", `{}`, flowSecrets[9].secret},
+		{"execute", "/src/7", "browser_execute", `{"script":"document.querySelector('dd').textContent"}`, flowSecrets[7].secret},
+	} {
+		h := workspaceHarness(t, "_"+c.name, `data_flow: cross_site: "deny"`)
+		h.must("browser_navigate", `{"url":`+quote(a.base+c.page)+`}`)
+		h.must(c.tool, c.args)
+		h.must("browser_navigate", `{"url":`+quote(b.base+"/sink")+`}`)
+		res := result(h, "browser_type_text", `{"selector":{"name":"Message","role":"textbox"},"text":`+quote(c.secret)+`}`)
+		if res.status != surface.StatusBlocked || res.facts.Reason != "data_flow_denied" {
+			t.Errorf("%s: not caught: %s", c.name, res.raw)
+		}
+	}
+	// Control: the page visited but none of its text handed over (only the
+	// navigation's receipt): the same write is the model's own.
+	h := workspaceHarness(t, "_control", `data_flow: cross_site: "deny"`)
+	h.must("browser_navigate", `{"url":`+quote(a.base+"/src/9")+`}`)
+	h.must("browser_navigate", `{"url":`+quote(b.base+"/sink")+`}`)
+	if res := result(h, "browser_type_text", `{"selector":{"name":"Message","role":"textbox"},"text":`+quote(flowSecrets[9].secret)+`}`); res.status != surface.StatusSucceeded || res.facts.DataFlow != nil {
+		t.Errorf("control: text never handed over was caught: %s", res.raw)
+	}
+}
