@@ -36,7 +36,11 @@ func monitorHarness(t *testing.T, name, policy string) (*policyHarness, func() [
 	pipe := pipeline.New(pipeline.Options{Handler: testHandler, Authority: ld.Current, Audit: func(r pipeline.AuditRecord) { mu.Lock(); recs = append(recs, r); mu.Unlock() }})
 	h := &policyHarness{t: t, pipe: pipe, session: strings.ReplaceAll(t.Name(), "/", "_") + name}
 	t.Cleanup(func() { testHandler.Release(context.Background(), h.session) })
-	return h, func() []pipeline.AuditRecord { mu.Lock(); defer mu.Unlock(); return append([]pipeline.AuditRecord(nil), recs...) }
+	return h, func() []pipeline.AuditRecord {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]pipeline.AuditRecord(nil), recs...)
+	}
 }
 
 type wouldFacts struct {
