@@ -96,14 +96,16 @@ func (s *Store) Record(site string, now time.Time, texts ...string) {
 			continue
 		}
 		rec.bytes += len(t)
+		if need := len(rec.hashes) + len(s.buf) - s.lim.MinChars + 1; need > cap(rec.hashes) {
+			rec.hashes = append(make([]key, 0, min(need, s.lim.Entries)), rec.hashes...)
+		}
 		windows(s.buf, s.lim.MinChars, s.pow, func(_ int, h uint64) {
 			if len(rec.hashes) >= s.lim.Entries {
 				return
 			}
+			// One map operation a window: a repeat within this result is
+			// listed twice, which eviction (by seq) does not mind.
 			k := key{h, si}
-			if s.prints[k] == rec.seq {
-				return // a repeat within this result
-			}
 			s.prints[k] = rec.seq
 			rec.hashes = append(rec.hashes, k)
 		})
