@@ -140,13 +140,13 @@ func (a *Authority) DataFlow(from, to string) (decision, layer string) {
 		if w.decision == FlowConfirm {
 			reason = surface.ReasonDataFlowConfirm
 		}
-		a.watch.add(surface.WouldDeny{Reason: reason, Layer: w.layer, From: from, Host: Domainless(to)})
+		a.watch.add(surface.WouldDeny{Reason: reason, Layer: w.layer, From: from, Host: siteDomain(to)})
 	}
 	return decision, layer
 }
 
-// Domainless is a site's host part ("https://crm.example" → "crm.example").
-func Domainless(site string) string {
+// siteDomain is a site's host part ("https://crm.example" → "crm.example").
+func siteDomain(site string) string {
 	_, d, _ := strings.Cut(site, "://")
 	return d
 }
