@@ -631,6 +631,12 @@ const (
 	PolicyRootsMax = 64
 )
 
+// PolicySites: Entries in one layer's sites map. (items)
+const (
+	PolicySitesMin = 0
+	PolicySitesMax = 64
+)
+
 // PollMs: Interval of a wait's polling of the live page. (ms)
 const (
 	PollMsMax = 20

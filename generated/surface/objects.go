@@ -406,9 +406,10 @@ type Geometry struct {
 
 // CapabilityLine: A capability.
 type CapabilityLine struct {
-	Capability Capability `json:"capability"` // Capability.
-	Allowed    bool       `json:"allowed"`    // Polarity.
-	Layer      string     `json:"layer"`      // The layer that decided (default: none says).
+	Capability Capability `json:"capability"`          // Capability.
+	Allowed    bool       `json:"allowed"`             // Polarity.
+	Layer      string     `json:"layer"`               // The layer that decided (default: none says).
+	DeniedOn   []string   `json:"denied_on,omitempty"` // Site patterns where it is denied, as "PATTERN (layer)" (policy sites).
 }
 
 // PolicyRuleLine: A rule.

@@ -34,6 +34,8 @@ type Layer struct {
 	// Monitor: the layer is in monitor mode (mode: "monitor"); its
 	// refusals are noted, not made (monitor.go).
 	Monitor bool
+	// sites are the layer's per-site rules (sites.go).
+	sites []siteRule
 
 	// The layer as written, for file layers and the command line (nil for
 	// the ceiling and a call's restriction).

@@ -109,10 +109,16 @@ func flowWithin(a, b string) bool {
 	return ok1 && ok2 && hostWithin(strings.TrimSpace(fa), strings.TrimSpace(fb)) && hostWithin(strings.TrimSpace(ta), strings.TrimSpace(tb))
 }
 
-// flowRules compiles every layer's data_flow.
-func (a *Authority) flowRules() []flowRule {
+// flowRules compiles every layer's data_flow, and the cross_site of each
+// site rule whose pattern covers the site written to.
+func (a *Authority) flowRules(to string) []flowRule {
 	var out []flowRule
 	for _, l := range a.layers {
+		for _, sr := range l.sites {
+			if sr.crossSite != "" && patternCoversSite(sr.pat, to) {
+				out = append(out, flowRule{layer: l.Name, crossSite: sr.crossSite, monitor: l.Monitor})
+			}
+		}
 		r := flowRule{layer: l.Name, monitor: l.Monitor}
 		if v, ok := l.policy.Lookup("/data_flow/cross_site"); ok {
 			r.crossSite = v.(string)
@@ -134,7 +140,7 @@ func (a *Authority) flowRules() []flowRule {
 // DataFlow decides a cross-site flow of text from site from to site to.
 // A monitor-mode layer's deny or confirm is noted on the call's watch.
 func (a *Authority) DataFlow(from, to string) (decision, layer string) {
-	decision, layer, would := decideFlow(a.flowRules(), settingAt("/data_flow/cross_site").Default, from, to)
+	decision, layer, would := decideFlow(a.flowRules(to), settingAt("/data_flow/cross_site").Default, from, to)
 	for _, w := range would {
 		reason := surface.ReasonDataFlowDenied
 		if w.decision == FlowConfirm {

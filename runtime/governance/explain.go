@@ -32,6 +32,7 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 	for _, c := range surface.CapabilityValues {
 		line := &surface.CapabilityLine{Capability: c, Allowed: true, Layer: LayerDefault}
 		line.Layer, line.Allowed = a.capabilityDecider(c)
+		line.DeniedOn = a.deniedOn(c) // sites.go: where it differs
 		if !line.Allowed {
 			denied = append(denied, string(c))
 		}
@@ -108,6 +109,9 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 			}
 			continue
 		}
+		if s.Pointer == "/sites" { // said per capability (denied_on) and in the situation
+			continue
+		}
 		if s.Pointer == "/mode" {
 			// Each layer's mode is its own: one line per layer that sets it.
 			for _, l := range a.layers {
@@ -158,6 +162,15 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 	}
 	if closeLine.Value == "denied" || preserveLine.Value == "on" {
 		parts = append(parts, "no tab may be closed")
+	}
+	var siteLines []string
+	for _, c := range f.Capabilities {
+		if c.Allowed && len(c.DeniedOn) > 0 {
+			siteLines = append(siteLines, string(c.Capability)+" is denied on pages of "+strings.Join(c.DeniedOn, ", "))
+		}
+	}
+	if len(siteLines) > 0 {
+		parts = append(parts, strings.Join(siteLines, "; "))
 	}
 	if m := a.Monitored(); len(m) > 0 {
 		which, they := "layer is", "it"

@@ -218,6 +218,14 @@ func parseLayer(f File, src []byte) (Layer, *Problem) {
 // layer (the decoder checked their characters only), naming the file and
 // line of the first that does not parse.
 func checkHostRules(p *surface.Policy, doc *policyfile.Document) string {
+	if v, ok := p.Lookup("/sites"); ok {
+		for k := range v.(map[string]*surface.PolicySitesValue) {
+			if _, err := parsePattern(k); err != nil {
+				ptr := "/sites/" + k
+				return fmt.Sprintf("%s: %v (%s)", doc.Where(ptr), err, dotted(ptr))
+			}
+		}
+	}
 	for _, at := range []string{"/hosts/allow", "/hosts/deny", "/hosts/addresses/deny", "/data_flow/allow"} {
 		v, ok := p.Lookup(at)
 		if !ok {
@@ -308,6 +316,7 @@ func compile(name string, p *surface.Policy) Layer {
 	if v, ok := p.Lookup("/mode"); ok && v == "monitor" {
 		l.Monitor = true
 	}
+	l.sites = compileSites(p)
 	return l
 }
 

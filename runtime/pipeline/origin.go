@@ -4,7 +4,7 @@ package pipeline
 // result's page-derived text is fingerprinted under its site as the result
 // is authored (finish), and every value a call asks to write is checked
 // before it reaches the page: a navigation's URL here, before dispatch, and
-// a write on a tab when the handler admits the tab's page (CheckFlow, from
+// a write on a tab when the handler admits the tab's page (AdmitPage, from
 // runtime/tools' admitPage), the moment the target site is known.
 
 import (
@@ -360,11 +360,16 @@ func (inv *Invocation) FlowApproval() func() {
 	return inv.approve
 }
 
-// CheckFlow is the write check for a call acting on the page at pageURL
-// (runtime/tools' admitPage calls it once the page's host is admitted).
-func (inv *Invocation) CheckFlow(pageURL string) *surface.Refusal {
+// AdmitPage is the check of a call on the page at pageURL, once the
+// page's host is admitted (runtime/tools' admitPage calls it): the site
+// rules for the capabilities the call needs (governance/sites.go), then
+// what it writes against the page's site (the origin guard).
+func (inv *Invocation) AdmitPage(pageURL string) *surface.Refusal {
 	if inv == nil || inv.p == nil || inv.args == nil {
 		return nil
+	}
+	if r := inv.Authority.AdmitSite(pageURL, inv.args.Needs().Caps); r != nil {
+		return r
 	}
 	return inv.p.checkFlow(inv, siteOf(pageURL), inv.p.writeValuesOnce(inv), true)
 }

@@ -338,6 +338,11 @@ func (p *Pipeline) run(ctx context.Context, inv *Invocation, entry *surface.Tool
 		return p.finish(inv, start, args, nil, out)
 	}
 	inv.args = args
+	for _, u := range needs.URLs { // a navigation's target site's rules (governance/sites.go)
+		if r := inv.Authority.AdmitSite(u, needs.Caps); r != nil {
+			return p.finish(inv, start, args, nil, surface.Outcome{Refusal: r, Effect: surface.EffectNone, RepeatSafe: true})
+		}
+	}
 	if nav, ok := args.(*surface.BrowserNavigateArgs); ok { // origin.go: the target is the URL's site
 		if r := p.checkFlow(inv, siteOf(nav.URL), []string{navigationValue(nav.URL)}, false); r != nil {
 			return p.finish(inv, start, args, nil, surface.Outcome{Refusal: r, Effect: surface.EffectNone, RepeatSafe: true})

@@ -69,8 +69,8 @@ func admitPage(ctx context.Context, t *browser.Tab) *surface.Refusal {
 		return r
 	}
 	inv.Touched(u) // the audit names the page an action ran on (host only)
-	// What the call writes, against the page's site (the origin guard).
-	if r := inv.CheckFlow(u); r != nil {
+	// The page's site rules, and what the call writes against its site.
+	if r := inv.AdmitPage(u); r != nil {
 		r.Tab = t.Handle()
 		return r
 	}
