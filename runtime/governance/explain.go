@@ -309,6 +309,9 @@ func Render(f *surface.PolicyExplainFacts, where Where) []string {
 			pol = "denied"
 		}
 		add(c.Layer, "/capabilities/"+string(c.Capability), "capability %s: %s (%s)", c.Capability, pol, c.Layer)
+		if len(c.DeniedOn) > 0 {
+			add("", "", "capability %s: denied on pages of %s", c.Capability, strings.Join(c.DeniedOn, ", "))
+		}
 	}
 	for _, h := range f.Hosts {
 		ptr := "/hosts/" + h.Rule

@@ -69,6 +69,9 @@ func TestSiteRulesNarrowOnTheirPagesOnly(t *testing.T) {
 	if !strings.Contains(e.Situation, "write is denied on pages of *.bank.example (organization)") {
 		t.Errorf("situation: %s", e.Situation)
 	}
+	if lines := strings.Join(Render(e, nil), "\n"); !strings.Contains(lines, "capability write: denied on pages of *.bank.example (organization)") {
+		t.Errorf("rendered:\n%s", lines)
+	}
 	if _, err := loadLayers(t, `sites: "*.127.0.0.1": capabilities: read: "deny"`, ""); err == nil || !strings.Contains(err.Error(), "sites") {
 		t.Errorf("a key that is no pattern: %v", err)
 	}
