@@ -947,3 +947,67 @@ func Strings[T ~string](l []T) []string {
 	}
 	return out
 }
+
+// DecMap decodes a JSON object whose keys are the caller's to judge (a
+// policy's rules keyed by host pattern): item is called for each member in
+// order, with the member's path; a repeated key is refused, and so are more
+// than max members (max < 0: no bound).
+func DecMap(raw []byte, p *Path, min, max int64, item func(key string, raw []byte, p *Path) *Error) *Error {
+	d := raw
+	i := skipSpace(d, 0)
+	if i >= len(d) || d[i] != '{' {
+		return fail(p, RuleType, "object", fieldName(p)+" must be an object")
+	}
+	i = skipSpace(d, i+1)
+	seen := map[string]bool{}
+	if i < len(d) && d[i] == '}' {
+		if min > 0 {
+			return fail(p, RuleMinItems, strconv.FormatInt(min, 10), fieldName(p)+" needs at least "+strconv.FormatInt(min, 10)+" members")
+		}
+		return trailing(d, i+1, p)
+	}
+	for {
+		if i >= len(d) || d[i] != '"' {
+			return fail(p, RuleSyntax, "", "invalid JSON in "+fieldName(p))
+		}
+		ks, ke, esc, err := scanString(d, i, p)
+		if err != nil {
+			return err
+		}
+		key := string(d[ks+1 : ke])
+		if esc {
+			if key, err = unquote(d[ks:ke], p); err != nil {
+				return err
+			}
+		}
+		i = skipSpace(d, ke+1)
+		if i >= len(d) || d[i] != ':' {
+			return fail(p, RuleSyntax, "", "invalid JSON in "+fieldName(p))
+		}
+		i = skipSpace(d, i+1)
+		vs := i
+		ve, err := SkipValue(d, i, p, 0)
+		if err != nil {
+			return err
+		}
+		if seen[key] {
+			return fail(Key(p, key), RuleDuplicateField, "", key+" appears twice")
+		}
+		seen[key] = true
+		if max >= 0 && int64(len(seen)) > max {
+			return fail(p, RuleMaxItems, strconv.FormatInt(max, 10), fieldName(p)+" has more than "+strconv.FormatInt(max, 10)+" members")
+		}
+		if err := item(key, d[vs:ve], Key(p, key)); err != nil {
+			return err
+		}
+		i = skipSpace(d, ve)
+		if i < len(d) && d[i] == ',' {
+			i = skipSpace(d, i+1)
+			continue
+		}
+		if i < len(d) && d[i] == '}' {
+			return trailing(d, i+1, p)
+		}
+		return fail(p, RuleSyntax, "", "invalid JSON in "+fieldName(p))
+	}
+}

@@ -301,6 +301,24 @@ func (g *goGen) decodeValue(f *ir.Field, raw, p, dst jen.Code, ptr bool) []jen.C
 		out = append(out, jen.Id("v").Op(":=").New(jen.Id(f.GoType)),
 			check(jen.Id("v").Dot("decode").Call(raw, p, jen.Lit(""))),
 			jen.Add(dst).Op("=").Id("v"))
+	case ir.TypeMap:
+		// Policy only: every member decodes as the item object, keyed as written.
+		min, max := g.limits(f.Bound, jen.Lit(0), jen.Lit(-1))
+		item := f.Items.GoType
+		var keyCheck []jen.Code
+		if f.Format != "" { // the key's format, checked where the key is
+			keyCheck = append(keyCheck, check(g.sup("Check"+ir.Camel(f.Format)).Call(jen.Id("k"), jen.Id("p"))))
+		}
+		body := append(keyCheck,
+			jen.Id("item").Op(":=").New(jen.Id(item)),
+			jen.If(jen.Err().Op(":=").Id("item").Dot("decode").Call(jen.Id("raw"), jen.Id("p"), jen.Lit("")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.Id("v").Index(jen.Id("k")).Op("=").Id("item"),
+			jen.Return(jen.Nil()),
+		)
+		out = append(out,
+			jen.Id("v").Op(":=").Map(jen.String()).Op("*").Id(item).Values(),
+			check(g.sup("DecMap").Call(raw, p, min, max, jen.Func().Params(jen.Id("k").String(), jen.Id("raw").Index().Byte(), jen.Id("p").Op("*").Add(g.sup("Path"))).Op("*").Add(g.sup("Error")).Block(body...))),
+			jen.Add(dst).Op("=").Id("v"))
 	case ir.TypeArray:
 		min, max := g.limits(f.Bound, jen.Lit(0), jen.Lit(-1))
 		itemType := g.goType(f.Items, true)

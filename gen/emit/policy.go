@@ -129,6 +129,8 @@ func policyFile(spec *ir.Spec, root string) *jen.File {
 				t = jen.Op("*").Id(name + ir.Camel(fl.Name))
 			case "array":
 				t = jen.Index().String()
+			case "map":
+				t = jen.Map(jen.String()).Op("*").Id(fl.Items.GoType)
 			case "boolean":
 				t = jen.Op("*").Bool()
 			case "integer":
@@ -144,8 +146,11 @@ func policyFile(spec *ir.Spec, root string) *jen.File {
 		g.objectDecoder(f, name, o)
 		g.policy = false
 		for _, fl := range o.Fields {
-			if fl.Type == "object" {
+			switch fl.Type {
+			case "object":
 				objects(name+ir.Camel(fl.Name), fl)
+			case "map":
+				objects(fl.Items.GoType, fl.Items)
 			}
 		}
 	}
@@ -178,7 +183,7 @@ func policyFile(spec *ir.Spec, root string) *jen.File {
 		switch l.field.Type {
 		case "string":
 			set, val = sel.Clone().Op("!=").Lit(""), sel.Clone()
-		case "array":
+		case "array", "map":
 			set, val = sel.Clone().Op("!=").Nil(), sel.Clone()
 		default:
 			set, val = sel.Clone().Op("!=").Nil(), jen.Op("*").Add(sel.Clone())
@@ -189,7 +194,7 @@ func policyFile(spec *ir.Spec, root string) *jen.File {
 		cases = append(cases, jen.Case(jen.Lit(l.pointer)).Block(jen.If(set).Block(jen.Return(val, jen.True()))))
 	}
 	f.Comment("Lookup returns the value a layer sets at a PolicySettings pointer: a")
-	f.Comment("string, bool, int or []string, and whether the layer sets it at all.")
+	f.Comment("string, bool, int, []string or a map of rules, and whether the layer sets it at all.")
 	f.Func().Params(jen.Id("o").Op("*").Id("Policy")).Id("Lookup").Params(jen.Id("pointer").String()).Params(jen.Any(), jen.Bool()).Block(
 		jen.If(jen.Id("o").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.False())),
 		jen.Switch(jen.Id("pointer")).Block(cases...),
@@ -209,6 +214,9 @@ func narrowText(l policyLeaf) string {
 		s = "only items within every higher layer's list"
 	case ir.NarrowAdds:
 		s = "add items; every layer's apply"
+		if f.Type == ir.TypeMap {
+			s = "add entries; every layer's apply"
+		}
 	case ir.NarrowFixed:
 		s = "only repeat a higher layer's value"
 	case ir.NarrowAtLeast:

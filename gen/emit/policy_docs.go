@@ -46,6 +46,15 @@ func PolicyDocs(spec *ir.Spec) []byte {
 			def = "`" + l.field.PolicyDef + "`"
 		}
 		w("| `%s` | %s | %s | %s | %s | %s |\n", l.key, policyTypeText(l.field), policyValuesText(l.field), def, narrowText(l), l.field.Doc)
+		if l.field.Type == ir.TypeMap { // each entry's own settings, under its key
+			for _, sub := range policyLeaves(l.field.Items.Fields, l.pointer+"/PATTERN", l.key+".PATTERN.", nil, l.only) {
+				def := ""
+				if sub.field.PolicyDef != "" {
+					def = "`" + sub.field.PolicyDef + "`"
+				}
+				w("| `%s` | %s | %s | %s | %s | %s |\n", sub.key, policyTypeText(sub.field), policyValuesText(sub.field), def, narrowText(sub), sub.field.Doc)
+			}
+		}
 	}
 	w("\nWhich calls need each capability (from the tools' declarations in `spec/`):\n\n| capability | calls |\n| --- | --- |\n")
 	for _, c := range spec.EnumOf("capability").Strings() {
@@ -80,6 +89,8 @@ func PolicyDocs(spec *ir.Spec) []byte {
 
 func policyTypeText(f *ir.Field) string {
 	switch f.Type {
+	case ir.TypeMap:
+		return "map (" + f.Format + " → rules)"
 	case "array":
 		if f.Items.Format != "" {
 			return f.Items.Format + " list"

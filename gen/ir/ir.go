@@ -142,6 +142,7 @@ const (
 	TypeObject  Type = "object"
 	TypeScalar  Type = "scalar" // one of Kinds
 	TypeOpen    Type = "open"   // any object, kept as JSON
+	TypeMap     Type = "map"    // policy only: an object keyed by pattern, each value Items
 )
 
 // Field is an input field or an output fact.

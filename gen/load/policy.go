@@ -143,6 +143,23 @@ func (r *reader) policyField(name string, v cue.Value, at string) *ir.Field {
 			f.GoType += ir.Camel(seg)
 		}
 		f.Fields = r.policyFields(v, at)
+		// [pattern]: {...}: a map of rules keyed by what they apply to.
+		var elem cue.Value
+		if it, err := v.Fields(cue.Optional(true), cue.Patterns(true)); err == nil {
+			for it.Next() {
+				if it.Selector().ConstraintType() == cue.PatternConstraint {
+					elem = it.Value()
+				}
+			}
+		}
+		if len(f.Fields) == 0 && elem.Exists() {
+			f.Type = ir.TypeMap
+			f.Items = &ir.Field{Name: "value", GoName: "Value", Type: ir.TypeObject, GoType: f.GoType + "Value", Doc: f.Doc, Fields: r.policyFields(elem, at+"/value")}
+			f.Bound = bound("bound")
+			f.Format = attr["format"]
+			r.checkNarrow(f, at)
+			return f
+		}
 		return f
 	case cue.StringKind:
 		f.Type = ir.TypeString
@@ -207,7 +224,7 @@ func (r *reader) checkNarrow(f *ir.Field, at string) {
 			}
 		}
 	case ir.NarrowWithin, ir.NarrowAdds:
-		if f.Type != "array" {
+		if f.Type != "array" && (f.Type != ir.TypeMap || f.Narrow != ir.NarrowAdds) {
 			r.setErr(fmt.Errorf("policy field %s: narrow=%s is for lists", at, f.Narrow))
 		}
 	case ir.NarrowFixed:

@@ -47,6 +47,26 @@ const (
 	CursorCharsMax = 64
 )
 
+// DataFlowAgeMs (limit): How long a result's fingerprints are kept. (ms)
+const (
+	DataFlowAgeMsMax = 3600000
+)
+
+// DataFlowBytes (limit): Bytes of page-derived text a session's fingerprints cover; the oldest results are forgotten first. (bytes)
+const (
+	DataFlowBytesMax = 4194304
+)
+
+// DataFlowEntries (limit): Fingerprints (one per window of data_flow_min_chars) a session keeps; the oldest results are forgotten first. (items)
+const (
+	DataFlowEntriesMax = 262144
+)
+
+// DataFlowKeyChars (limit): Printable key strokes kept per target to check as one value. (chars)
+const (
+	DataFlowKeyCharsMax = 512
+)
+
 // DiagnoseBuffer (limit): Console and network entries kept per tab. (items)
 const (
 	DiagnoseBufferMax = 1000
@@ -95,6 +115,12 @@ const (
 // FlowCaptureBytes (limit): Bytes of step envelopes one browser_flow keeps. (bytes)
 const (
 	FlowCaptureBytesMax = 32000
+)
+
+// FlowExceptionChars (limit): Characters of one data_flow.allow exception. (chars)
+const (
+	FlowExceptionCharsMin = 3
+	FlowExceptionCharsMax = 520
 )
 
 // FlowSteps (limit): Steps in browser_flow. (items)
@@ -241,6 +267,12 @@ const (
 	PolicyFileBytesMax = 1048576
 )
 
+// PolicyFlowExceptions (limit): Exceptions in one data_flow.allow list. (items)
+const (
+	PolicyFlowExceptionsMin = 0
+	PolicyFlowExceptionsMax = 64
+)
+
 // PolicyGlobChars (limit): Characters of one files.exclude glob. (chars)
 const (
 	PolicyGlobCharsMin = 1
@@ -269,6 +301,12 @@ const (
 const (
 	PolicyRootsMin = 0
 	PolicyRootsMax = 64
+)
+
+// PolicySites (limit): Entries in one layer's sites map. (items)
+const (
+	PolicySitesMin = 0
+	PolicySitesMax = 64
 )
 
 // PromptChars (limit): Characters of a prompt response. (chars)
@@ -532,6 +570,11 @@ const (
 // WorkbenchTickets (limit): Single-use workbench links (sent through elicitation) outstanding at once; the oldest lapses first. (items)
 const (
 	WorkbenchTicketsMax = 32
+)
+
+// WouldDeny (limit): Would-deny decisions one result reports (monitor mode); later ones are counted in the audit only. (items)
+const (
+	WouldDenyMax = 16
 )
 
 // ZoomPercent (limit): Tab zoom. (percent)

@@ -161,11 +161,13 @@ const (
 	ReasonAuditUnavailable         Reason = "audit_unavailable"
 	ReasonBusy                     Reason = "busy"
 	ReasonPathDenied               Reason = "path_denied"
+	ReasonDataFlowDenied           Reason = "data_flow_denied"
+	ReasonDataFlowConfirm          Reason = "data_flow_confirm"
 	ReasonInternal                 Reason = "internal"
 )
 
 // ReasonValues lists every Reason in spec order.
-var ReasonValues = []Reason{ReasonInvalidArguments, ReasonCapabilityDenied, ReasonHostDenied, ReasonConstraintDenied, ReasonStaleTarget, ReasonStaleView, ReasonNoTab, ReasonAmbiguousTab, ReasonUnknownTab, ReasonUnknownHandle, ReasonBrowserStartupManual, ReasonNativeHostOwnedElsewhere, ReasonBrowserUnavailable, ReasonCredentialHandoff, ReasonTimeout, ReasonDialogBlocking, ReasonNoDialog, ReasonBeforeunload, ReasonNoHistoryEntry, ReasonTargetNotFound, ReasonTargetAmbiguous, ReasonTargetObscured, ReasonTargetHidden, ReasonTargetDisabled, ReasonNotEditable, ReasonValueMismatch, ReasonNotFileInput, ReasonFileRefused, ReasonNavigationFailed, ReasonScriptError, ReasonRegionOutside, ReasonStepFailed, ReasonFlowRefUnresolved, ReasonRecordingUnavailable, ReasonNotSupported, ReasonTabCrashed, ReasonTabLimit, ReasonAuditUnavailable, ReasonBusy, ReasonPathDenied, ReasonInternal}
+var ReasonValues = []Reason{ReasonInvalidArguments, ReasonCapabilityDenied, ReasonHostDenied, ReasonConstraintDenied, ReasonStaleTarget, ReasonStaleView, ReasonNoTab, ReasonAmbiguousTab, ReasonUnknownTab, ReasonUnknownHandle, ReasonBrowserStartupManual, ReasonNativeHostOwnedElsewhere, ReasonBrowserUnavailable, ReasonCredentialHandoff, ReasonTimeout, ReasonDialogBlocking, ReasonNoDialog, ReasonBeforeunload, ReasonNoHistoryEntry, ReasonTargetNotFound, ReasonTargetAmbiguous, ReasonTargetObscured, ReasonTargetHidden, ReasonTargetDisabled, ReasonNotEditable, ReasonValueMismatch, ReasonNotFileInput, ReasonFileRefused, ReasonNavigationFailed, ReasonScriptError, ReasonRegionOutside, ReasonStepFailed, ReasonFlowRefUnresolved, ReasonRecordingUnavailable, ReasonNotSupported, ReasonTabCrashed, ReasonTabLimit, ReasonAuditUnavailable, ReasonBusy, ReasonPathDenied, ReasonDataFlowDenied, ReasonDataFlowConfirm, ReasonInternal}
 
 // Role is a closed set of the spec.
 type Role string
@@ -236,6 +238,8 @@ var ReasonStatus = map[Reason]Status{
 	ReasonCapabilityDenied:         StatusBlocked,
 	ReasonConstraintDenied:         StatusBlocked,
 	ReasonCredentialHandoff:        StatusAttentionRequired,
+	ReasonDataFlowConfirm:          StatusAttentionRequired,
+	ReasonDataFlowDenied:           StatusBlocked,
 	ReasonDialogBlocking:           StatusBlocked,
 	ReasonFileRefused:              StatusFailed,
 	ReasonFlowRefUnresolved:        StatusFailed,

@@ -25,28 +25,30 @@ const (
 
 // Refusal is a typed refusal: its facts and the reason the language context words.
 type Refusal struct {
-	Reason              Reason     `json:"reason"`                          // Closed refusal reason.
-	Pointer             string     `json:"pointer,omitempty"`               // JSON Pointer of the offending field.
-	Rule                Rule       `json:"rule,omitempty"`                  // The rule it broke.
-	Limit               string     `json:"limit,omitempty"`                 // The limit of that rule.
-	Capability          Capability `json:"capability,omitempty"`            // Capability refused.
-	Host                string     `json:"host,omitempty"`                  // Host refused.
-	Browsers            []string   `json:"browsers,omitempty"`              // Installed browsers that could serve.
-	Browser             string     `json:"browser,omitempty"`               // The one browser that could serve.
-	Endpoint            string     `json:"endpoint,omitempty"`              // DevTools endpoint that could not be reached (host:port).
-	DialogType          DialogType `json:"dialog_type,omitempty"`           // Blocking dialog type.
-	Candidates          int        `json:"candidates,omitempty"`            // How many targets matched.
-	Relaunched          bool       `json:"relaunched,omitempty"`            // Chromium was relaunched.
-	PopupsClosed        int        `json:"popups_closed,omitempty"`         // Popups closed at once since the previous result (past session_tabs, or refused by policy).
-	Layer               string     `json:"layer,omitempty"`                 // Policy layer that decided the denial (ceiling, organization, user, workspace, command-line, restriction).
-	RequestsBlocked     int        `json:"requests_blocked,omitempty"`      // Requests the host boundary failed in the browser since the previous result.
-	BlockedHosts        []string   `json:"blocked_hosts,omitempty"`         // Hosts those requests were for.
-	HandoffURL          string     `json:"handoff_url,omitempty"`           // Workbench link where the user completes the credential handoff.
-	HandoffElicited     bool       `json:"handoff_elicited,omitempty"`      // The user's client showed them the handoff link.
-	Download            *Download  `json:"download,omitempty"`              // A download the page started during the call.
-	CaptureStoppedAt    string     `json:"capture_stopped_at,omitempty"`    // Flow step from which on envelopes were not recorded.
-	CaptureOmittedBytes int        `json:"capture_omitted_bytes,omitempty"` // Bytes of the step envelopes not recorded.
-	RunTimeChecks       []string   `json:"run_time_checks,omitempty"`       // Referenced arguments checked only at run time (step/pointer).
-	Tab                 string     `json:"tab,omitempty"`                   // The tab the refusal concerns, when one was resolved.
-	Message             string     `json:"-"`                               // Why, for the summary; never a fact.
+	Reason              Reason       `json:"reason"`                          // Closed refusal reason.
+	Pointer             string       `json:"pointer,omitempty"`               // JSON Pointer of the offending field.
+	Rule                Rule         `json:"rule,omitempty"`                  // The rule it broke.
+	Limit               string       `json:"limit,omitempty"`                 // The limit of that rule.
+	Capability          Capability   `json:"capability,omitempty"`            // Capability refused.
+	Host                string       `json:"host,omitempty"`                  // Host refused.
+	Browsers            []string     `json:"browsers,omitempty"`              // Installed browsers that could serve.
+	Browser             string       `json:"browser,omitempty"`               // The one browser that could serve.
+	Endpoint            string       `json:"endpoint,omitempty"`              // DevTools endpoint that could not be reached (host:port).
+	DialogType          DialogType   `json:"dialog_type,omitempty"`           // Blocking dialog type.
+	Candidates          int          `json:"candidates,omitempty"`            // How many targets matched.
+	Relaunched          bool         `json:"relaunched,omitempty"`            // Chromium was relaunched.
+	PopupsClosed        int          `json:"popups_closed,omitempty"`         // Popups closed at once since the previous result (past session_tabs, or refused by policy).
+	Layer               string       `json:"layer,omitempty"`                 // Policy layer that decided the denial (ceiling, organization, user, workspace, command-line, restriction).
+	RequestsBlocked     int          `json:"requests_blocked,omitempty"`      // Requests the host boundary failed in the browser since the previous result.
+	BlockedHosts        []string     `json:"blocked_hosts,omitempty"`         // Hosts those requests were for.
+	HandoffURL          string       `json:"handoff_url,omitempty"`           // Workbench link where the user completes the credential handoff.
+	HandoffElicited     bool         `json:"handoff_elicited,omitempty"`      // The user's client showed them the handoff link.
+	Download            *Download    `json:"download,omitempty"`              // A download the page started during the call.
+	DataFlow            *DataFlow    `json:"data_flow,omitempty"`             // A cross-site flow: text returned by one site, written to another.
+	WouldDeny           []*WouldDeny `json:"would_deny,omitempty"`            // Refusals a monitor-mode layer would have made in this call.
+	CaptureStoppedAt    string       `json:"capture_stopped_at,omitempty"`    // Flow step from which on envelopes were not recorded.
+	CaptureOmittedBytes int          `json:"capture_omitted_bytes,omitempty"` // Bytes of the step envelopes not recorded.
+	RunTimeChecks       []string     `json:"run_time_checks,omitempty"`       // Referenced arguments checked only at run time (step/pointer).
+	Tab                 string       `json:"tab,omitempty"`                   // The tab the refusal concerns, when one was resolved.
+	Message             string       `json:"-"`                               // Why, for the summary; never a fact.
 }

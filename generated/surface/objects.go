@@ -16,6 +16,24 @@ type Download struct {
 	Count int           `json:"count,omitempty"` // Downloads the page started during the call, when more than one (the fact describes the first).
 }
 
+// DataFlow: A cross-site flow: text returned by one site, written to another.
+type DataFlow struct {
+	From     string `json:"from"`     // Site the text came from (scheme and registrable domain, or scheme and IP address).
+	To       string `json:"to"`       // Site the value was written to.
+	Chars    int    `json:"chars"`    // Normalized characters of the value found in the source site's text.
+	Decision string `json:"decision"` // What the policy decided: log (the write ran), confirm (it waits for the person), confirmed (the person allowed it, and it ran) or deny (refused).
+	Layer    string `json:"layer"`    // Policy layer that decided it (default when none sets data_flow.cross_site).
+}
+
+// WouldDeny: One refusal that was not made.
+type WouldDeny struct {
+	Reason     Reason     `json:"reason"`               // The refusal reason it would have had.
+	Layer      string     `json:"layer"`                // The monitor-mode layer that would have refused.
+	Capability Capability `json:"capability,omitempty"` // Capability it would have refused.
+	Host       string     `json:"host,omitempty"`       // Host it would have refused.
+	From       string     `json:"from,omitempty"`       // A cross-site flow's source site.
+}
+
 // Selector: A control by name and role.
 type Selector struct {
 	Name  string `json:"name"`           // Accessible name.
@@ -388,9 +406,10 @@ type Geometry struct {
 
 // CapabilityLine: A capability.
 type CapabilityLine struct {
-	Capability Capability `json:"capability"` // Capability.
-	Allowed    bool       `json:"allowed"`    // Polarity.
-	Layer      string     `json:"layer"`      // The layer that decided (default: none says).
+	Capability Capability `json:"capability"`          // Capability.
+	Allowed    bool       `json:"allowed"`             // Polarity.
+	Layer      string     `json:"layer"`               // The layer that decided (default: none says).
+	DeniedOn   []string   `json:"denied_on,omitempty"` // Site patterns where it is denied, as "PATTERN (layer)" (policy sites).
 }
 
 // PolicyRuleLine: A rule.
@@ -417,6 +436,14 @@ type PolicySettingLine struct {
 var selectorKeysOmit = []support.Omit{0, support.OmitNull, support.OmitNull}
 var formFieldKeysOmit = []support.Omit{support.OmitNull | support.OmitEmptyString, support.OmitNull, 0}
 var flowStepKeysOmit = []support.Omit{0, 0, support.OmitNull}
+
+// Values of DataFlowDecision.
+const (
+	DataFlowDecisionLog       = "log"
+	DataFlowDecisionConfirm   = "confirm"
+	DataFlowDecisionConfirmed = "confirmed"
+	DataFlowDecisionDeny      = "deny"
+)
 
 // Values of EvidenceKind.
 const (

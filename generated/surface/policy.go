@@ -239,6 +239,36 @@ var PolicySettings = []PolicySetting{{
 	Pointer: "/downloads",
 	Type:    "string",
 }, {
+	Default: "log",
+	Doc:     "What a cross-site flow does: `allow` (nothing is said), `log` (the result's `data_flow` fact and the audit name both sites and the size, never the text), `confirm` (the write waits, `attention_required` with reason `data_flow_confirm`, until the person allows this one write in the workbench, as a credential handoff is completed; the model's repeat of it then runs) or `deny` (refused `data_flow_denied`, naming the source site). A navigation has no page to ask on, so `confirm` denies one. `deny` is the narrowest.",
+	Enum:    []string{"log", "allow", "confirm", "deny"},
+	Key:     "data_flow.cross_site",
+	Narrow:  "order",
+	Order:   []string{"deny", "confirm", "log", "allow"},
+	Pointer: "/data_flow/cross_site",
+	Type:    "string",
+}, {
+	Doc:     "Flows this layer lets through whatever its own `cross_site` says, each written `\"FROM -> TO\"` with host patterns (`*.crm.example -> *.mail.example`); a pattern matches a site when it names the site's domain or a domain the site lies under. An exception lifts only its own layer's rule: a higher layer's still applies. Each exception of a lower layer must lie within an exception of every higher layer's list.",
+	Key:     "data_flow.allow",
+	Narrow:  "within",
+	Pointer: "/data_flow/allow",
+	Type:    "array",
+}, {
+	Doc:     "Rules for the pages of some sites only, keyed by host pattern (as `hosts.allow` writes them: `*.bank.example`, `mail.example`, `127.0.0.2`): on a page whose host a key matches, and for a navigation to one, the key's rules apply beside the layer's own, so they only narrow. Every layer's site rules apply.",
+	Key:     "sites",
+	Narrow:  "adds",
+	Pointer: "/sites",
+	Type:    "map",
+}, {
+	Default: "enforce",
+	Doc:     "How this layer's own rules apply: `enforce` (they refuse) or `monitor` (every refusal this layer alone would make is computed, audited as `would_deny` with its reason and layer, and said in the result's `would_deny` fact; the call proceeds under the other layers). Try a policy before enforcing it. `enforce` is narrower: a layer that sets it (the organization's, say) forbids `monitor` below it.",
+	Enum:    []string{"enforce", "monitor"},
+	Key:     "mode",
+	Narrow:  "order",
+	Order:   []string{"enforce", "monitor"},
+	Pointer: "/mode",
+	Type:    "string",
+}, {
 	Doc:     "Absolute path of the audit file (default `$XDG_STATE_HOME/ghostlight/audit.jsonl`). Once a higher layer sets it, a lower layer may only repeat it.",
 	Key:     "audit.path",
 	Narrow:  "fixed",
@@ -313,21 +343,24 @@ var PolicySettings = []PolicySetting{{
 
 // Policy: One policy layer, as decoded from its file.
 type Policy struct {
-	Capabilities *PolicyCapabilities `json:"capabilities,omitzero"` // Capability areas a call may need (`restrict_capabilities` names the same four). `deny` is narrower than `allow`: a lower layer may deny what a higher layer allows, never allow what one denies.
-	Hosts        *PolicyHosts        `json:"hosts,omitzero"`        // Which hosts calls may reach (the permanent ceiling allows http and https only).
-	Tabs         *PolicyTabs         `json:"tabs,omitzero"`         // What may happen to tabs.
-	Privacy      *PolicyPrivacy      `json:"privacy,omitzero"`      // What results say about the page.
-	Browser      *PolicyBrowser      `json:"browser,omitzero"`      // How Ghostlight reaches a browser.
-	Downloads    string              `json:"downloads,omitzero"`    // Whether a page may download files (a click, a script, a navigation to an attachment). `deny` (the default) refuses every download in the browser and the result says so; `allow` saves it to a directory of the session's own, removed with the session, up to `download_bytes`. `deny` is narrower (`ghostlight serve --allow-downloads` sets `allow`).
-	Audit        *PolicyAudit        `json:"audit,omitzero"`        // The durable audit: one JSON line per invocation.
-	Files        *PolicyFiles        `json:"files,omitzero"`        // Files the browser may read.
-	Organization *PolicyOrganization `json:"organization,omitzero"` // Who wrote the organization layer; allowed in that layer only.
+	Capabilities *PolicyCapabilities          `json:"capabilities,omitzero"` // Capability areas a call may need (`restrict_capabilities` names the same four). `deny` is narrower than `allow`: a lower layer may deny what a higher layer allows, never allow what one denies.
+	Hosts        *PolicyHosts                 `json:"hosts,omitzero"`        // Which hosts calls may reach (the permanent ceiling allows http and https only).
+	Tabs         *PolicyTabs                  `json:"tabs,omitzero"`         // What may happen to tabs.
+	Privacy      *PolicyPrivacy               `json:"privacy,omitzero"`      // What results say about the page.
+	Browser      *PolicyBrowser               `json:"browser,omitzero"`      // How Ghostlight reaches a browser.
+	Downloads    string                       `json:"downloads,omitzero"`    // Whether a page may download files (a click, a script, a navigation to an attachment). `deny` (the default) refuses every download in the browser and the result says so; `allow` saves it to a directory of the session's own, removed with the session, up to `download_bytes`. `deny` is narrower (`ghostlight serve --allow-downloads` sets `allow`).
+	DataFlow     *PolicyDataFlow              `json:"data_flow,omitzero"`    // Where page text may go (the origin guard). Every result remembers, per session and as fingerprints only, the page-derived text it handed the model and the site it came from (scheme and registrable domain; an IP address is its own site, whatever the port). A value the model asks Ghostlight to write to a page of another site (typed text, form values, key strokes, a navigation's path and query, a script's string literals, inline upload files) that carries data_flow_min_chars or more of that text is a cross-site flow.
+	Sites        map[string]*PolicySitesValue `json:"sites,omitzero"`        // Rules for the pages of some sites only, keyed by host pattern (as `hosts.allow` writes them: `*.bank.example`, `mail.example`, `127.0.0.2`): on a page whose host a key matches, and for a navigation to one, the key's rules apply beside the layer's own, so they only narrow. Every layer's site rules apply.
+	Mode         string                       `json:"mode,omitzero"`         // How this layer's own rules apply: `enforce` (they refuse) or `monitor` (every refusal this layer alone would make is computed, audited as `would_deny` with its reason and layer, and said in the result's `would_deny` fact; the call proceeds under the other layers). Try a policy before enforcing it. `enforce` is narrower: a layer that sets it (the organization's, say) forbids `monitor` below it.
+	Audit        *PolicyAudit                 `json:"audit,omitzero"`        // The durable audit: one JSON line per invocation.
+	Files        *PolicyFiles                 `json:"files,omitzero"`        // Files the browser may read.
+	Organization *PolicyOrganization          `json:"organization,omitzero"` // Who wrote the organization layer; allowed in that layer only.
 }
 
-var policyKeys = []string{"capabilities", "hosts", "tabs", "privacy", "browser", "downloads", "audit", "files", "organization"}
+var policyKeys = []string{"capabilities", "hosts", "tabs", "privacy", "browser", "downloads", "data_flow", "sites", "mode", "audit", "files", "organization"}
 
 func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error {
-	var raw [9]support.Span
+	var raw [12]support.Span
 	if err := support.Members(d, p, policyKeys, raw[:], extra); err != nil {
 		return err
 	}
@@ -385,6 +418,45 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		o.Downloads = v
 	}
 	if r := raw[6]; r.Set() {
+		p := support.Key(p, "data_flow")
+		v := new(PolicyDataFlow)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.DataFlow = v
+	}
+	if r := raw[7]; r.Set() {
+		p := support.Key(p, "sites")
+		v := map[string]*PolicySitesValue{}
+		if err := support.DecMap(d[r.Start:r.End], p, PolicySitesMin, PolicySitesMax, func(k string, raw []byte, p *support.Path) *support.Error {
+			if err := support.CheckHostPattern(k, p); err != nil {
+				return err
+			}
+			item := new(PolicySitesValue)
+			if err := item.decode(raw, p, ""); err != nil {
+				return err
+			}
+			v[k] = item
+			return nil
+		}); err != nil {
+			return err
+		}
+		o.Sites = v
+	}
+	if r := raw[8]; r.Set() {
+		p := support.Key(p, "mode")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
+		if err != nil {
+			return err
+		}
+		switch v {
+		case "enforce", "monitor":
+		default:
+			return support.EnumError(p, "enforce, monitor")
+		}
+		o.Mode = v
+	}
+	if r := raw[9]; r.Set() {
 		p := support.Key(p, "audit")
 		v := new(PolicyAudit)
 		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
@@ -392,7 +464,7 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		}
 		o.Audit = v
 	}
-	if r := raw[7]; r.Set() {
+	if r := raw[10]; r.Set() {
 		p := support.Key(p, "files")
 		v := new(PolicyFiles)
 		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
@@ -400,7 +472,7 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		}
 		o.Files = v
 	}
-	if r := raw[8]; r.Set() {
+	if r := raw[11]; r.Set() {
 		p := support.Key(p, "organization")
 		v := new(PolicyOrganization)
 		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
@@ -712,6 +784,184 @@ func (o *PolicyBrowser) decode(d []byte, p *support.Path, extra string) *support
 	return nil
 }
 
+// PolicyDataFlow: Where page text may go (the origin guard). Every result remembers, per session and as fingerprints only, the page-derived text it handed the model and the site it came from (scheme and registrable domain; an IP address is its own site, whatever the port). A value the model asks Ghostlight to write to a page of another site (typed text, form values, key strokes, a navigation's path and query, a script's string literals, inline upload files) that carries data_flow_min_chars or more of that text is a cross-site flow.
+type PolicyDataFlow struct {
+	CrossSite string   `json:"cross_site,omitzero"` // What a cross-site flow does: `allow` (nothing is said), `log` (the result's `data_flow` fact and the audit name both sites and the size, never the text), `confirm` (the write waits, `attention_required` with reason `data_flow_confirm`, until the person allows this one write in the workbench, as a credential handoff is completed; the model's repeat of it then runs) or `deny` (refused `data_flow_denied`, naming the source site). A navigation has no page to ask on, so `confirm` denies one. `deny` is the narrowest.
+	Allow     []string `json:"allow,omitzero"`      // Flows this layer lets through whatever its own `cross_site` says, each written `"FROM -> TO"` with host patterns (`*.crm.example -> *.mail.example`); a pattern matches a site when it names the site's domain or a domain the site lies under. An exception lifts only its own layer's rule: a higher layer's still applies. Each exception of a lower layer must lie within an exception of every higher layer's list.
+}
+
+var policyDataFlowKeys = []string{"cross_site", "allow"}
+
+func (o *PolicyDataFlow) decode(d []byte, p *support.Path, extra string) *support.Error {
+	var raw [2]support.Span
+	if err := support.Members(d, p, policyDataFlowKeys, raw[:], extra); err != nil {
+		return err
+	}
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "cross_site")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
+		if err != nil {
+			return err
+		}
+		switch v {
+		case "log", "allow", "confirm", "deny":
+		default:
+			return support.EnumError(p, "log, allow, confirm, deny")
+		}
+		o.CrossSite = v
+	}
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "allow")
+		items := []string{}
+		if err := support.DecArray(d[r.Start:r.End], p, PolicyFlowExceptionsMin, PolicyFlowExceptionsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item string
+			{
+				v, err := support.DecString(raw, p, FlowExceptionCharsMin, FlowExceptionCharsMax)
+				if err != nil {
+					return err
+				}
+				item = v
+			}
+			items = append(items, item)
+			return nil
+		}); err != nil {
+			return err
+		}
+		o.Allow = items
+	}
+	return nil
+}
+
+// PolicySitesValue: Rules for the pages of some sites only, keyed by host pattern (as `hosts.allow` writes them: `*.bank.example`, `mail.example`, `127.0.0.2`): on a page whose host a key matches, and for a navigation to one, the key's rules apply beside the layer's own, so they only narrow. Every layer's site rules apply.
+type PolicySitesValue struct {
+	Capabilities *PolicySitesValueCapabilities `json:"capabilities,omitzero"` // Capabilities on those pages: `deny` refuses a call that needs it there (`capability_denied`, naming the pattern).
+	DataFlow     *PolicySitesValueDataFlow     `json:"data_flow,omitzero"`    // Cross-site flows written to those pages (data_flow.cross_site's values): the narrower of this and the layer's own applies.
+}
+
+var policySitesValueKeys = []string{"capabilities", "data_flow"}
+
+func (o *PolicySitesValue) decode(d []byte, p *support.Path, extra string) *support.Error {
+	var raw [2]support.Span
+	if err := support.Members(d, p, policySitesValueKeys, raw[:], extra); err != nil {
+		return err
+	}
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "capabilities")
+		v := new(PolicySitesValueCapabilities)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.Capabilities = v
+	}
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "data_flow")
+		v := new(PolicySitesValueDataFlow)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.DataFlow = v
+	}
+	return nil
+}
+
+// PolicySitesValueCapabilities: Capabilities on those pages: `deny` refuses a call that needs it there (`capability_denied`, naming the pattern).
+type PolicySitesValueCapabilities struct {
+	Read    string `json:"read,omitzero"`    // Reading those pages (and navigating to them).
+	Action  string `json:"action,omitzero"`  // Acting on them.
+	Write   string `json:"write,omitzero"`   // Filling forms and uploading files on them.
+	Execute string `json:"execute,omitzero"` // Running script on them.
+}
+
+var policySitesValueCapabilitiesKeys = []string{"read", "action", "write", "execute"}
+
+func (o *PolicySitesValueCapabilities) decode(d []byte, p *support.Path, extra string) *support.Error {
+	var raw [4]support.Span
+	if err := support.Members(d, p, policySitesValueCapabilitiesKeys, raw[:], extra); err != nil {
+		return err
+	}
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "read")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
+		if err != nil {
+			return err
+		}
+		switch v {
+		case "allow", "deny":
+		default:
+			return support.EnumError(p, "allow, deny")
+		}
+		o.Read = v
+	}
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "action")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
+		if err != nil {
+			return err
+		}
+		switch v {
+		case "allow", "deny":
+		default:
+			return support.EnumError(p, "allow, deny")
+		}
+		o.Action = v
+	}
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "write")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
+		if err != nil {
+			return err
+		}
+		switch v {
+		case "allow", "deny":
+		default:
+			return support.EnumError(p, "allow, deny")
+		}
+		o.Write = v
+	}
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "execute")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
+		if err != nil {
+			return err
+		}
+		switch v {
+		case "allow", "deny":
+		default:
+			return support.EnumError(p, "allow, deny")
+		}
+		o.Execute = v
+	}
+	return nil
+}
+
+// PolicySitesValueDataFlow: Cross-site flows written to those pages (data_flow.cross_site's values): the narrower of this and the layer's own applies.
+type PolicySitesValueDataFlow struct {
+	CrossSite string `json:"cross_site,omitzero"` // What a cross-site flow to those pages does.
+}
+
+var policySitesValueDataFlowKeys = []string{"cross_site"}
+
+func (o *PolicySitesValueDataFlow) decode(d []byte, p *support.Path, extra string) *support.Error {
+	var raw [1]support.Span
+	if err := support.Members(d, p, policySitesValueDataFlowKeys, raw[:], extra); err != nil {
+		return err
+	}
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "cross_site")
+		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
+		if err != nil {
+			return err
+		}
+		switch v {
+		case "log", "allow", "confirm", "deny":
+		default:
+			return support.EnumError(p, "log, allow, confirm, deny")
+		}
+		o.CrossSite = v
+	}
+	return nil
+}
+
 // PolicyAudit: The durable audit: one JSON line per invocation.
 type PolicyAudit struct {
 	Path     string `json:"path,omitzero"`      // Absolute path of the audit file (default `$XDG_STATE_HOME/ghostlight/audit.jsonl`). Once a higher layer sets it, a lower layer may only repeat it.
@@ -896,7 +1146,7 @@ func DecodePolicy(d []byte) (*Policy, *DecodeError) {
 }
 
 // Lookup returns the value a layer sets at a PolicySettings pointer: a
-// string, bool, int or []string, and whether the layer sets it at all.
+// string, bool, int, []string or a map of rules, and whether the layer sets it at all.
 func (o *Policy) Lookup(pointer string) (any, bool) {
 	if o == nil {
 		return nil, false
@@ -961,6 +1211,22 @@ func (o *Policy) Lookup(pointer string) (any, bool) {
 	case "/downloads":
 		if o.Downloads != "" {
 			return o.Downloads, true
+		}
+	case "/data_flow/cross_site":
+		if o.DataFlow != nil && o.DataFlow.CrossSite != "" {
+			return o.DataFlow.CrossSite, true
+		}
+	case "/data_flow/allow":
+		if o.DataFlow != nil && o.DataFlow.Allow != nil {
+			return o.DataFlow.Allow, true
+		}
+	case "/sites":
+		if o.Sites != nil {
+			return o.Sites, true
+		}
+	case "/mode":
+		if o.Mode != "" {
+			return o.Mode, true
 		}
 	case "/audit/path":
 		if o.Audit != nil && o.Audit.Path != "" {

@@ -148,6 +148,12 @@ const (
 	CredentialNumericLengthMax = CredentialNumericLength
 )
 
+// DataFlowMinChars (tuning): Normalized characters a write must share with another site's text to count as a cross-site flow. (chars)
+const (
+	DataFlowMinChars    = 20
+	DataFlowMinCharsMax = DataFlowMinChars
+)
+
 // DevtoolsBufferBytes (tuning): Read buffer of the DevTools socket (a longer message streams through it). (bytes)
 const (
 	DevtoolsBufferBytes    = 65536

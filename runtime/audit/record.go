@@ -64,6 +64,12 @@ type Record struct {
 	// _meta (validated by the MCP edge), so a gateway's span and this line
 	// join up.
 	TraceParent string `json:"traceparent,omitempty"`
+	// DataFlow is a cross-site flow the call wrote or was refused (the
+	// data_flow policy): both sites and the size, never the text.
+	DataFlow *DataFlow `json:"data_flow,omitempty"`
+	// WouldDeny are the refusals a layer in monitor mode would have made
+	// (policy mode: "monitor"); the call ran under the other layers.
+	WouldDeny []WouldDeny `json:"would_deny,omitempty"`
 	// Kind is "" for a call's outcome and KindBegin for the line written
 	// before a call runs while the audit is required (Writer.Begin).
 	Kind string `json:"kind,omitempty"`
@@ -71,4 +77,22 @@ type Record struct {
 	// it (chain.go). The writer fills both.
 	Seq  uint64 `json:"seq,omitempty"`
 	Prev string `json:"prev,omitempty"`
+}
+
+// DataFlow is a cross-site flow as the audit holds it.
+type DataFlow struct {
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Chars    int    `json:"chars"`
+	Decision string `json:"decision"`
+	Layer    string `json:"layer"`
+}
+
+// WouldDeny is one refusal a monitor-mode layer did not make.
+type WouldDeny struct {
+	Reason     string `json:"reason"`
+	Layer      string `json:"layer"`
+	Capability string `json:"capability,omitempty"`
+	Host       string `json:"host,omitempty"`
+	From       string `json:"from,omitempty"`
 }

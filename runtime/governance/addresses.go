@@ -91,22 +91,32 @@ func (a *Authority) admitAddr(ip netip.Addr, port string) *surface.Refusal {
 	deny := func(l Layer, why string) *surface.Refusal {
 		return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: c.name, Layer: l.Name, Message: "the " + l.Name + " layer denies " + c.name + " (" + why + ")"}
 	}
+layers:
 	for _, l := range a.layers {
 		lh := l.hosts()
 		for _, n := range lh.nets {
 			if n.n.Contains(ip) {
-				return deny(l, "hosts.addresses: "+n.as)
+				if r := a.refuse(l, deny(l, "hosts.addresses: "+n.as)); r != nil {
+					return r
+				}
+				continue layers
 			}
 		}
 		for _, d := range lh.deny {
 			if d.p == everyHost {
-				return deny(l, "a host pattern it could not read")
+				if r := a.refuse(l, deny(l, "a host pattern it could not read")); r != nil {
+					return r
+				}
+				continue layers
 			}
 			if d.p.wild || d.p.kind == hostDomain || d.p.port != "" && d.p.port != port {
 				continue
 			}
 			if d.p.host == c.name {
-				return deny(l, "hosts.deny: "+d.as)
+				if r := a.refuse(l, deny(l, "hosts.deny: "+d.as)); r != nil {
+					return r
+				}
+				continue layers
 			}
 		}
 	}

@@ -10,7 +10,7 @@ func (a *Authority) Advertises(t *surface.Tool) bool {
 	for _, need := range t.MinCaps {
 		ok := true
 		for _, l := range a.layers {
-			if !l.Caps.Has(need) {
+			if !l.Caps.Has(need) && !l.Monitor { // a monitor layer hides nothing
 				ok = false
 				break
 			}

@@ -31,6 +31,11 @@ type Layer struct {
 	DenyConstraints []string
 	// Preserve is the preserve-tabs interlock (tabs.preserve: true).
 	Preserve bool
+	// Monitor: the layer is in monitor mode (mode: "monitor"); its
+	// refusals are noted, not made (monitor.go).
+	Monitor bool
+	// sites are the layer's per-site rules (sites.go).
+	sites []siteRule
 
 	// The layer as written, for file layers and the command line (nil for
 	// the ceiling and a call's restriction).
@@ -70,6 +75,9 @@ type Authority struct {
 	// is the startup posture of the running browser, shared by them.
 	gen   uint64
 	inUse *startupInUse
+	// watch collects the call's would-deny decisions (monitor.go); nil
+	// outside a call.
+	watch *watch
 }
 
 // Ceilings are permanent: they hold under every authority, all-open included.
@@ -152,11 +160,15 @@ func (a *Authority) AdmitConstraint(c string) *surface.Refusal {
 	for _, l := range a.layers {
 		for _, d := range l.DenyConstraints {
 			if d == c {
-				return &surface.Refusal{Reason: surface.ReasonConstraintDenied, Limit: c, Layer: l.Name, Message: "the " + l.Name + " layer denies " + strings.ReplaceAll(c, "_", " ")}
+				if r := a.refuse(l, &surface.Refusal{Reason: surface.ReasonConstraintDenied, Limit: c, Layer: l.Name, Message: "the " + l.Name + " layer denies " + strings.ReplaceAll(c, "_", " ")}); r != nil {
+					return r
+				}
 			}
 		}
 		if l.Preserve && c == "tab_close" {
-			return &surface.Refusal{Reason: surface.ReasonConstraintDenied, Limit: c, Layer: l.Name, Message: "the " + l.Name + " layer preserves tabs, so none is closed"}
+			if r := a.refuse(l, &surface.Refusal{Reason: surface.ReasonConstraintDenied, Limit: c, Layer: l.Name, Message: "the " + l.Name + " layer preserves tabs, so none is closed"}); r != nil {
+				return r
+			}
 		}
 	}
 	return nil
@@ -167,7 +179,9 @@ func (a *Authority) AdmitCapability(c surface.Capability) *surface.Refusal {
 	bit := surface.CapsOf([]string{string(c)})
 	for _, l := range a.layers {
 		if !l.Caps.Has(bit) {
-			return &surface.Refusal{Reason: surface.ReasonCapabilityDenied, Capability: c, Layer: l.Name, Message: "the " + l.Name + " layer does not allow " + string(c)}
+			if r := a.refuse(l, &surface.Refusal{Reason: surface.ReasonCapabilityDenied, Capability: c, Layer: l.Name, Message: "the " + l.Name + " layer does not allow " + string(c)}); r != nil {
+				return r
+			}
 		}
 	}
 	return nil
@@ -214,11 +228,15 @@ func (a *Authority) AdmitHost(hostport string) *surface.Refusal {
 		}
 		return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: shown, Layer: surface.PolicyLayerCeiling, Message: "that is not a host a URL can name"}
 	}
+layers:
 	for _, l := range a.layers {
 		lh := l.hosts()
 		for _, d := range lh.deny {
 			if d.p.matches(c, port, true) {
-				return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: c.name, Layer: l.Name, Message: "the " + l.Name + " layer denies " + c.name}
+				if r := a.refuse(l, &surface.Refusal{Reason: surface.ReasonHostDenied, Host: c.name, Layer: l.Name, Message: "the " + l.Name + " layer denies " + c.name}); r != nil {
+					return r
+				}
+				continue layers
 			}
 		}
 		if lh.allowAll {
@@ -232,7 +250,9 @@ func (a *Authority) AdmitHost(hostport string) *surface.Refusal {
 			}
 		}
 		if !ok {
-			return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: c.name, Layer: l.Name, Message: "the " + l.Name + " layer does not allow " + c.name}
+			if r := a.refuse(l, &surface.Refusal{Reason: surface.ReasonHostDenied, Host: c.name, Layer: l.Name, Message: "the " + l.Name + " layer does not allow " + c.name}); r != nil {
+				return r
+			}
 		}
 	}
 	if c.kind != hostDomain {
@@ -354,7 +374,7 @@ func (a *Authority) HostRequests() string {
 // PreserveTabs reports the preserve-tabs interlock.
 func (a *Authority) PreserveTabs() bool {
 	for _, l := range a.layers {
-		if l.Preserve {
+		if l.Preserve && !l.Monitor {
 			return true
 		}
 	}
@@ -401,6 +421,9 @@ func (a *Authority) Digest() string {
 			continue
 		}
 		fmt.Fprintf(h, "layer=%q caps=%d hosts=%q deny_hosts=%q deny=%q preserve=%v\n", l.Name, l.Caps, sortedOr(l.Hosts, "*"), sortedOr(l.DenyHosts, ""), sortedOr(l.DenyConstraints, ""), l.Preserve)
+		if l.Monitor {
+			fmt.Fprintf(h, "  monitor\n")
+		}
 		for _, s := range surface.PolicySettings {
 			v, ok := l.policy.Lookup(s.Pointer)
 			if !ok {

@@ -32,6 +32,7 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 	for _, c := range surface.CapabilityValues {
 		line := &surface.CapabilityLine{Capability: c, Allowed: true, Layer: LayerDefault}
 		line.Layer, line.Allowed = a.capabilityDecider(c)
+		line.DeniedOn = a.deniedOn(c) // sites.go: where it differs
 		if !line.Allowed {
 			denied = append(denied, string(c))
 		}
@@ -108,6 +109,18 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 			}
 			continue
 		}
+		if s.Pointer == "/sites" { // said per capability (denied_on) and in the situation
+			continue
+		}
+		if s.Pointer == "/mode" {
+			// Each layer's mode is its own: one line per layer that sets it.
+			for _, l := range a.layers {
+				if m, ok := l.policy.Lookup("/mode"); ok {
+					f.Settings = append(f.Settings, &surface.PolicySettingLine{Key: s.Key, Value: valueText(m), Layer: l.Name})
+				}
+			}
+			continue
+		}
 		if s.Pointer == "/files/read_roots" && !set {
 			// What an upload may read is always said, the roots first.
 			f.Settings = append(f.Settings, &surface.PolicySettingLine{Key: s.Key, Value: "(unset: the client's MCP roots, else the server's working directory)", Layer: LayerDefault})
@@ -150,6 +163,22 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 	if closeLine.Value == "denied" || preserveLine.Value == "on" {
 		parts = append(parts, "no tab may be closed")
 	}
+	var siteLines []string
+	for _, c := range f.Capabilities {
+		if c.Allowed && len(c.DeniedOn) > 0 {
+			siteLines = append(siteLines, string(c.Capability)+" is denied on pages of "+strings.Join(c.DeniedOn, ", "))
+		}
+	}
+	if len(siteLines) > 0 {
+		parts = append(parts, strings.Join(siteLines, "; "))
+	}
+	if m := a.Monitored(); len(m) > 0 {
+		which, they := "layer is", "it"
+		if len(m) > 1 {
+			which, they = "layers are", "they"
+		}
+		parts = append(parts, "the "+strings.Join(m, " and ")+" "+which+" in monitor mode (what "+they+" would refuse is audited as would_deny, and the call proceeds)")
+	}
 	s := parts[0]
 	if len(parts) > 1 {
 		s = strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
@@ -163,7 +192,7 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 func (a *Authority) capabilityDecider(c surface.Capability) (string, bool) {
 	bit := surface.CapsOf([]string{string(c)})
 	for _, l := range a.layers {
-		if !l.Caps.Has(bit) {
+		if !l.Caps.Has(bit) && !l.Monitor { // a monitor layer's denial is not made
 			return l.Name, false
 		}
 	}
@@ -280,6 +309,9 @@ func Render(f *surface.PolicyExplainFacts, where Where) []string {
 			pol = "denied"
 		}
 		add(c.Layer, "/capabilities/"+string(c.Capability), "capability %s: %s (%s)", c.Capability, pol, c.Layer)
+		if len(c.DeniedOn) > 0 {
+			add("", "", "capability %s: denied on pages of %s", c.Capability, strings.Join(c.DeniedOn, ", "))
+		}
 	}
 	for _, h := range f.Hosts {
 		ptr := "/hosts/" + h.Rule

@@ -218,16 +218,27 @@ func parseLayer(f File, src []byte) (Layer, *Problem) {
 // layer (the decoder checked their characters only), naming the file and
 // line of the first that does not parse.
 func checkHostRules(p *surface.Policy, doc *policyfile.Document) string {
-	for _, at := range []string{"/hosts/allow", "/hosts/deny", "/hosts/addresses/deny"} {
+	if v, ok := p.Lookup("/sites"); ok {
+		for k := range v.(map[string]*surface.PolicySitesValue) {
+			if _, err := parsePattern(k); err != nil {
+				ptr := "/sites/" + k
+				return fmt.Sprintf("%s: %v (%s)", doc.Where(ptr), err, dotted(ptr))
+			}
+		}
+	}
+	for _, at := range []string{"/hosts/allow", "/hosts/deny", "/hosts/addresses/deny", "/data_flow/allow"} {
 		v, ok := p.Lookup(at)
 		if !ok {
 			continue
 		}
 		for i, s := range v.([]string) {
 			var err error
-			if at == "/hosts/addresses/deny" {
+			switch at {
+			case "/hosts/addresses/deny":
 				_, err = parseAddressRule(s)
-			} else {
+			case "/data_flow/allow":
+				_, err = parseFlowException(s)
+			default:
 				_, err = parsePattern(s)
 			}
 			if err != nil {
@@ -302,6 +313,10 @@ func compile(name string, p *surface.Policy) Layer {
 	if v, ok := p.Lookup("/tabs/preserve"); ok {
 		l.Preserve = v.(bool)
 	}
+	if v, ok := p.Lookup("/mode"); ok && v == "monitor" {
+		l.Monitor = true
+	}
+	l.sites = compileSites(p)
 	return l
 }
 

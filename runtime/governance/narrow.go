@@ -57,8 +57,11 @@ func widening(s surface.PolicySetting, hi, lo Layer, v any) []Problem {
 	case surface.PolicyNarrowWithin:
 		items := v.([]string)
 		within := pathWithin
-		if strings.HasPrefix(s.Pointer, "/hosts/") {
+		switch {
+		case strings.HasPrefix(s.Pointer, "/hosts/"):
 			within = hostWithin
+		case s.Pointer == "/data_flow/allow":
+			within = flowWithin
 		}
 		if hok {
 			for k, it := range items {

@@ -30,6 +30,9 @@ func SocketRules(layers []Layer) []SocketRule {
 	var allowed []hostPat
 	restricted := false
 	for _, l := range layers {
+		if l.Monitor { // a monitor layer's rules refuse nothing, sockets included
+			continue
+		}
 		lh := l.hosts()
 		for _, d := range lh.deny {
 			add(d.p, false)

@@ -73,3 +73,20 @@ func credentialHeld(r *surface.Refusal) Text {
 	return Say(fmt.Sprintf("browser_execute is refused on %s: the user typed a credential into this page themselves, and page script could read it back. It runs again once %s navigates to another page or the user presses Release in the Ghostlight workbench.", tab, tab),
 		"Continue with browser_read, browser_find, browser_inspect or the action tools: none of them returns a field's value.")
 }
+
+// flowConfirm words a write waiting for the person (data_flow: confirm):
+// where they allow it, and that the model repeats the call once they have.
+func flowConfirm(tool string, r *surface.Refusal) Text {
+	lead := tool + " is waiting for the user"
+	if f := r.DataFlow; f != nil {
+		lead = fmt.Sprintf("%s was not run yet: the value carries %d characters of text from %s to %s, and the %s layer asks the user to allow each such write", tool, f.Chars, f.From, f.To, f.Layer)
+	}
+	next := "Once the user has allowed it, call " + tool + " again with the same arguments; if they do not, write only what they gave you."
+	switch {
+	case r.HandoffURL != "" && r.HandoffElicited:
+		return Say(lead+"; the user's client has shown them the workbench link ("+r.HandoffURL+"), where Hand back allows this one write.", next)
+	case r.HandoffURL != "":
+		return Say(lead+"; ask the user to open the Ghostlight workbench at "+r.HandoffURL+" and press Hand back to allow this one write.", next)
+	}
+	return Say(lead+"; no workbench serves, so the user cannot allow it here (Ghostlight must run with --workbench).", "Write only what the user gave you for this site.")
+}

@@ -105,6 +105,14 @@ func Refusal(tool string, r *surface.Refusal) Text {
 		return Say(fmt.Sprintf("This session already controls %s tabs, the most it may, so no tab was opened.", r.Limit), "Close a tab with browser_tabs, or navigate one of the open tabs instead.")
 	case surface.ReasonPathDenied:
 		return Say(fmt.Sprintf("%s may not read %s: %s.", tool, r.Pointer, msg), "Ask the user to put the file inside a directory uploads may read, or call policy_explain.")
+	case surface.ReasonDataFlowDenied:
+		if f := r.DataFlow; f != nil {
+			return Say(fmt.Sprintf("%s was not run: the value carries %d characters of text from %s, and the %s layer denies carrying text from one site to another (%s).", tool, f.Chars, f.From, f.Layer, f.To),
+				"Write only what the user gave you for this site, or ask the user to allow this flow in the policy.", stepPolicy)
+		}
+		return Say(fmt.Sprintf("%s was not run: %s.", tool, msg), stepPolicy)
+	case surface.ReasonDataFlowConfirm:
+		return flowConfirm(tool, r) // handoff.go
 	case surface.ReasonNotSupported:
 		return Say(fmt.Sprintf("%s is not supported here: %s.", tool, msg))
 	}

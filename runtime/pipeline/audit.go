@@ -127,6 +127,19 @@ func (p *Pipeline) record(inv *Invocation, start time.Time, args surface.Args, s
 		hosts = append(hosts, hostOf(r.Host))
 	}
 	rec.Hosts = uniqueHosts(hosts)
+	inv.flowMu.Lock()
+	if f := inv.flow; f != nil { // sites and size, never the text
+		rec.DataFlow = &audit.DataFlow{From: f.From, To: f.To, Chars: f.Chars, Decision: f.Decision, Layer: f.Layer}
+		if f.Decision == governance.FlowDeny {
+			rec.Decision, rec.Layer = audit.DecisionDeny, f.Layer
+		}
+	}
+	inv.flowMu.Unlock()
+	if inv.Authority != nil {
+		for _, w := range inv.Authority.WouldDenied() { // reason, layer, capability or host: never a value
+			rec.WouldDeny = append(rec.WouldDeny, audit.WouldDeny{Reason: string(w.Reason), Layer: w.Layer, Capability: string(w.Capability), Host: hostOf(w.Host), From: w.From})
+		}
+	}
 	return rec
 }
 

@@ -72,6 +72,10 @@ type AuditRecord struct {
 	Policy string
 	// TraceParent is the caller's W3C traceparent (traceparent.go).
 	TraceParent string
+	// DataFlow is a cross-site flow the call carried (origin.go).
+	DataFlow *audit.DataFlow
+	// WouldDeny are the refusals monitor-mode layers did not make.
+	WouldDeny []audit.WouldDeny
 }
 
 // Line is the record as the audit file holds it.
@@ -87,7 +91,7 @@ func (r AuditRecord) Line() audit.Record {
 	return audit.Record{Time: r.Time.UTC(), Invocation: r.Invocation, Parent: r.Parent, Workspace: r.Session,
 		Tool: r.Tool, Branch: r.Branch, Capabilities: caps, Decision: r.Decision, Layer: r.Layer, Hosts: hosts,
 		Status: string(r.Status), Effect: string(r.Effect), Reason: string(r.Reason),
-		DurationMS: float64(r.Duration.Microseconds()) / 1000, Policy: r.Policy, TraceParent: r.TraceParent}
+		DurationMS: float64(r.Duration.Microseconds()) / 1000, Policy: r.Policy, TraceParent: r.TraceParent, DataFlow: r.DataFlow, WouldDeny: r.WouldDeny}
 }
 
 // Auditor receives one record per invocation, composite steps included.
@@ -114,6 +118,8 @@ type Pipeline struct {
 	log       *slog.Logger
 	seq       atomic.Uint64
 	ids       *handle.Codec // invocation handles (newID)
+	origins   origins       // per session: where page text came from (origin.go)
+	approvals approvals     // per session: flows the person allowed (origin.go)
 }
 
 // Options configure a Pipeline.
@@ -171,6 +177,16 @@ type Invocation struct {
 	// touched: hosts handlers reported acting on (Touched), for the audit.
 	touchedMu sync.Mutex
 	touched   []string
+	page      string // site of the first page the call acted on (origin.go)
+	// The origin guard's per-call state (origin.go): the decoded arguments,
+	// the values they write, each target site's decision, the flow found.
+	args       surface.Args
+	valuesOnce sync.Once
+	values     []string
+	flowMu     sync.Mutex
+	flowDone   map[string]*surface.Refusal
+	flow       *surface.DataFlow
+	approve    func() // lets the person allow the write this call waits for
 	// pageQuoted: a step of this composite quoted page strings, so its own
 	// summary and facts (which carry the steps' words) do too.
 	pageQuoted atomic.Bool
@@ -200,6 +216,9 @@ func (inv *Invocation) Touched(urlOrHost string) {
 	if h := hostOf(urlOrHost); h != "" {
 		inv.touchedMu.Lock()
 		inv.touched = append(inv.touched, h)
+		if inv.page == "" {
+			inv.page = siteOf(urlOrHost)
+		}
 		inv.touchedMu.Unlock()
 	}
 }
@@ -248,7 +267,8 @@ func (p *Pipeline) Call(ctx context.Context, session, tool string, raw []byte, p
 	if r := governance.CheckRestrictHosts(args.Restrictions().Hosts); r != nil {
 		return p.finish(inv, start, nil, nil, surface.Outcome{Refusal: r})
 	}
-	inv.Authority = inv.Authority.Narrow(args.Restrictions())
+	// Watched: this call's would-deny decisions (monitor mode) are its own.
+	inv.Authority = inv.Authority.Narrow(args.Restrictions()).Watched()
 	return p.run(ctx, inv, entry, h, args, start)
 }
 
@@ -280,7 +300,7 @@ func (p *Pipeline) Busy(session, tool string, limit int) Result {
 // path as a direct call.
 func (inv *Invocation) Child(ctx context.Context, tool string, args surface.Args) Result {
 	p := inv.p
-	child := &Invocation{ID: p.newID(), Session: inv.Session, Tool: tool, Parent: inv, Progress: inv.Progress, Authority: inv.Authority, TraceParent: inv.TraceParent, p: p}
+	child := &Invocation{ID: p.newID(), Session: inv.Session, Tool: tool, Parent: inv, Progress: inv.Progress, Authority: inv.Authority.Watched(), TraceParent: inv.TraceParent, p: p}
 	entry := surface.Lookup(tool)
 	start := time.Now()
 	if entry == nil || entry.Composite {
@@ -316,6 +336,17 @@ func (p *Pipeline) run(ctx context.Context, inv *Invocation, entry *surface.Tool
 	}
 	if out, refused := p.auditGate(inv, entry, args, needs, start); refused { // audit.go
 		return p.finish(inv, start, args, nil, out)
+	}
+	inv.args = args
+	for _, u := range needs.URLs { // a navigation's target site's rules (governance/sites.go)
+		if r := inv.Authority.AdmitSite(u, needs.Caps); r != nil {
+			return p.finish(inv, start, args, nil, surface.Outcome{Refusal: r, Effect: surface.EffectNone, RepeatSafe: true})
+		}
+	}
+	if nav, ok := args.(*surface.BrowserNavigateArgs); ok { // origin.go: the target is the URL's site
+		if r := p.checkFlow(inv, siteOf(nav.URL), []string{navigationValue(nav.URL)}, false); r != nil {
+			return p.finish(inv, start, args, nil, surface.Outcome{Refusal: r, Effect: surface.EffectNone, RepeatSafe: true})
+		}
 	}
 	ctx = context.WithValue(ctx, ctxKey{}, inv)
 	facts, out := p.dispatch(ctx, entry, h, args)
@@ -355,7 +386,9 @@ func (p *Pipeline) finish(inv *Invocation, start time.Time, args surface.Args, f
 	if env.Effect == surface.EffectPartial || env.Effect == surface.EffectUnknown || env.Status == surface.StatusUnknown {
 		env.RepeatSafe = false
 	}
+	inv.carryWouldDeny() // monitor.go
 	env.Facts = withCarried(factsJSON(facts, out.Refusal), inv.carry)
+	p.remember(inv, env.Facts, out.Summary) // origin.go
 	// Audit before the answer exists: the line is on disk before the call
 	// returns, and a line that could not be written is said in the summary.
 	if note := p.write(p.record(inv, start, args, env.Status, env.Effect, env.Facts, out.Refusal), out.Refusal); note != "" {

@@ -248,6 +248,7 @@ func (d dispatcher) Busy(c mcpedge.Call, limit int) mcpedge.Reply {
 }
 
 func (d dispatcher) SessionClosed(session string) {
+	d.s.pipeline.SessionClosed(session) // the session's origin fingerprints
 	if err := d.s.handler.Release(context.Background(), session); err != nil {
 		d.s.log.Debug("release session", "session", session, "err", err)
 	}

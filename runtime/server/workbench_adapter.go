@@ -106,7 +106,7 @@ func (a workbenchBrowser) Tabs() []workbench.Tab {
 		wt := workbench.Tab{Session: t.Workspace().ID(), Tab: t.Handle(), URL: tools.GovernedURL(t.URL()), Title: tools.Title(t.Title())}
 		wt.Held = a.h.CredentialHeld(wt.Session, wt.Tab, t.Generation())
 		if ho, ok := waiting[t.Handle()]; ok && ho.Session == wt.Session {
-			wt.Handoff = &workbench.Handoff{Field: ho.Field, Host: ho.Host, Since: ho.Since}
+			wt.Handoff = &workbench.Handoff{Kind: ho.Kind, Field: ho.Field, Host: ho.Host, Since: ho.Since}
 		}
 		out = append(out, wt)
 	}

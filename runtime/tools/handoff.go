@@ -56,6 +56,8 @@ func WithElicitation(ctx context.Context, fn Elicit) context.Context {
 // Handoff is a tab waiting on the person, as the workbench shows it.
 type Handoff struct {
 	Session, Tab string
+	// Kind is what the person is asked for: "credential" or "flow".
+	Kind string
 	// Field names the field the way the model's receipt does (its page name
 	// quoted, or only its role when names are withheld).
 	Field string
@@ -67,6 +69,8 @@ type handoffKey struct{ session, tab string }
 
 type handoff struct {
 	id       string // the elicitation id
+	kind     string // handoffCredential or handoffFlow
+	approve  func() // a flow: lets the model's repeat of the write run
 	field    string
 	host     string
 	since    time.Time
@@ -97,6 +101,26 @@ func (h *Handler) SetHandoff(o HandoffOptions) {
 // and tells the person where to complete it: r gains the workbench link, a
 // headful window shows the tab, and a client that can show a link gets one.
 func (s *session) handoff(ctx context.Context, t *browser.Tab, r *surface.Refusal) {
+	s.ask(ctx, t, r, handoffCredential, nil)
+}
+
+// What the person is asked for.
+const (
+	handoffCredential = "credential" // to type a credential themselves
+	handoffFlow       = "flow"       // to allow one cross-site write (data_flow: confirm)
+)
+
+// confirmFlow asks the person, through the same handoff, to allow the
+// write the call was stopped for (data_flow_confirm): handing the tab back
+// allows it, and the model's repeat of the call then runs.
+func (s *session) confirmFlow(ctx context.Context, t *browser.Tab, r *surface.Refusal) {
+	s.ask(ctx, t, r, handoffFlow, pipeline.FromContext(ctx).FlowApproval())
+}
+
+// ask opens (or keeps open) the tab's handoff and tells the person where to
+// act: r gains the workbench link, a headful window shows the tab, and a
+// client that can show a link gets one.
+func (s *session) ask(ctx context.Context, t *browser.Tab, r *surface.Refusal, kind string, approve func()) {
 	hs := &s.h.handoff
 	key := handoffKey{s.ws.ID(), t.Handle()}
 	hs.mu.Lock()
@@ -110,6 +134,7 @@ func (s *session) handoff(ctx context.Context, t *browser.Tab, r *surface.Refusa
 		hs.byKey[key] = ho
 	}
 	ho.field, ho.host = language.Clean(r.Message), language.Host(t.URL())
+	ho.kind, ho.approve = kind, approve
 	opt := hs.opt
 	asked := ho.accepted
 	hs.mu.Unlock()
@@ -141,6 +166,9 @@ func (s *session) handoff(ctx context.Context, t *browser.Tab, r *surface.Refusa
 		where = " on " + ho.host
 	}
 	msg := fmt.Sprintf("Ghostlight stopped at %s%s: a credential only you should type. Open the workbench, type it into the tab's live view, then press Hand back.", ho.field, where)
+	if kind == handoffFlow {
+		msg = fmt.Sprintf("Ghostlight stopped %s%s. If you want this text sent there, open the workbench and press Hand back to allow this one write; otherwise leave it.", ho.field, where)
+	}
 	// Waits for the person's answer within the call's own deadline.
 	accepted, complete, ok := elicit(ctx, ho.id, u, msg)
 	if !ok {
@@ -157,6 +185,8 @@ func (s *session) handoff(ctx context.Context, t *browser.Tab, r *surface.Refusa
 const (
 	handoffDoneNote = "The user completed the credential handoff on %s and handed the tab back; the page may have moved on."
 	handoffOpenNote = "The credential handoff on %s is still open: the user has not handed the tab back yet."
+	flowDoneNote    = "The user allowed the cross-site write on %s: repeat that call as it was to run it."
+	flowOpenNote    = "The write waiting on the user on %s is not allowed yet."
 )
 
 // noteHandoff tells the model, in the summary of a call on the tab, that
@@ -174,11 +204,15 @@ func (s *session) noteHandoff(ctx context.Context, t *browser.Tab) {
 		return
 	}
 	inv := pipeline.FromContext(ctx)
+	done, open := handoffDoneNote, handoffOpenNote
+	if ho.kind == handoffFlow {
+		done, open = flowDoneNote, flowOpenNote
+	}
 	if ho.done {
-		inv.Note(fmt.Sprintf(handoffDoneNote, key.tab))
+		inv.Note(fmt.Sprintf(done, key.tab))
 		return
 	}
-	inv.Note(fmt.Sprintf(handoffOpenNote, key.tab))
+	inv.Note(fmt.Sprintf(open, key.tab))
 }
 
 // Handoffs lists the tabs waiting on the person, oldest first. Handoffs of
@@ -200,7 +234,7 @@ func (h *Handler) Handoffs() []Handoff {
 			continue
 		}
 		if !ho.done {
-			out = append(out, Handoff{Session: k.session, Tab: k.tab, Field: ho.field, Host: ho.host, Since: ho.since})
+			out = append(out, Handoff{Session: k.session, Tab: k.tab, Kind: ho.kind, Field: ho.field, Host: ho.host, Since: ho.since})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Since.Before(out[j].Since) })
@@ -220,7 +254,12 @@ func (h *Handler) HandBack(session, tab string) bool {
 	ho.done = true
 	complete := ho.complete
 	ho.complete = nil
+	approve := ho.approve
+	ho.approve = nil
 	hs.mu.Unlock()
+	if approve != nil { // the person allowed the waiting write
+		approve()
+	}
 	if complete != nil {
 		go complete()
 	}

@@ -69,6 +69,11 @@ func admitPage(ctx context.Context, t *browser.Tab) *surface.Refusal {
 		return r
 	}
 	inv.Touched(u) // the audit names the page an action ran on (host only)
+	// The page's site rules, and what the call writes against its site.
+	if r := inv.AdmitPage(u); r != nil {
+		r.Tab = t.Handle()
+		return r
+	}
 	return nil
 }
 
@@ -83,6 +88,9 @@ func (s *session) onTab(ctx context.Context, t *browser.Tab, fn func(ctx context
 // closed (see noteBlocked), once fn has returned.
 func (s *session) onTabSaying(ctx context.Context, t *browser.Tab, fn func(ctx context.Context) *surface.Refusal, said func([]browser.Blocked)) *surface.Refusal {
 	if r := admitPage(ctx, t); r != nil {
+		if r.Reason == surface.ReasonDataFlowConfirm { // the person allows it, or not
+			s.confirmFlow(ctx, t, r)
+		}
 		return r
 	}
 	if d, open := t.Dialog(); open {

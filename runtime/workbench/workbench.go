@@ -71,6 +71,9 @@ type Tab struct {
 
 // Handoff is a credential handoff waiting on the person.
 type Handoff struct {
+	// Kind is "credential" (the person types a credential) or "flow" (the
+	// person allows one cross-site write by handing the tab back).
+	Kind  string    `json:"kind"`
 	Field string    `json:"field"`
 	Host  string    `json:"host"`
 	Since time.Time `json:"since"`

@@ -101,3 +101,41 @@ func TestAuditCommandFiltersAndJSON(t *testing.T) {
 		t.Fatal("a stray argument accepted")
 	}
 }
+
+// TestAuditWouldDenySummary: --would-deny counts what monitor-mode layers
+// would have refused, by reason and layer, over every line by default.
+func TestAuditWouldDenySummary(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "audit.jsonl")
+	w := audit.Open(audit.Config{Path: p}, nil)
+	for i := 0; i < 30; i++ {
+		r := audit.Record{Time: time.Date(2026, 5, 1, 10, 0, i, 0, time.UTC), Invocation: fmt.Sprintf("inv_%d", i), Workspace: "s",
+			Tool: "browser_navigate", Capabilities: []string{"read"}, Decision: audit.DecisionAllow, Hosts: []string{}, Status: "succeeded", Effect: "applied", Policy: "sha256:x"}
+		switch {
+		case i%3 == 0:
+			r.WouldDeny = []audit.WouldDeny{{Reason: "host_denied", Layer: "organization", Host: "bank.example"}}
+		case i%5 == 1:
+			r.Tool = "browser_execute"
+			r.WouldDeny = []audit.WouldDeny{{Reason: "capability_denied", Layer: "organization", Capability: "execute"}, {Reason: "data_flow_denied", Layer: "organization", From: "https://crm.example"}}
+		}
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	out := runAudit(t, "--audit-path", p, "--would-deny")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	// host_denied on i = 0,3,...,27 (10); the execute pair on i = 1,11,16,26
+	// (i%5 == 1 but not a multiple of 3: 4).
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "14 of 30 calls") || !strings.HasPrefix(lines[2], "host_denied") ||
+		!strings.Contains(lines[2], " 10 ") || !strings.Contains(out, "browser_execute") {
+		t.Fatalf("summary:\n%s", out)
+	}
+	for _, l := range lines[3:] {
+		if !strings.Contains(l, " 4 ") {
+			t.Errorf("row %q: want 4 decisions", l)
+		}
+	}
+	if out := runAudit(t, "--audit-path", writeAudit(t), "--would-deny"); !strings.HasPrefix(out, "No would-deny decisions in 120 audit lines") {
+		t.Fatalf("no monitor layer:\n%s", out)
+	}
+}

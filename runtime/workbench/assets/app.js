@@ -151,7 +151,10 @@ function showSelected() {
   banner.hidden = !x.handoff;
   $("live-held").hidden = !x.held;
   if (x.handoff) {
-    $("live-handoff-text").textContent = "The model stopped at " + x.handoff.field + (x.handoff.host ? " on " + x.handoff.host : "") + ": a credential only you should type.";
+    const where = x.handoff.host ? " on " + x.handoff.host : "";
+    $("live-handoff-text").textContent = x.handoff.kind === "flow"
+      ? "The model wants to make " + x.handoff.field + where + " (a page may have told it to). Hand the tab back to allow this one write; leave it to refuse."
+      : "The model stopped at " + x.handoff.field + where + ": a credential only you should type. Click into the page below and type it yourself: it goes straight to the browser, never to the model, and is not recorded. Then hand the tab back.";
   }
 }
 
