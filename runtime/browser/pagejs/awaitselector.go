@@ -23,11 +23,22 @@ func selectorRetry(err error, now, deadline time.Time) bool {
 
 // AwaitSelector resolves sel like ResolveSelector, looking again each
 // animation frame while it matches nothing, until deadline. The refusal at
-// the deadline is KindNoMatch with the time waited.
+// the deadline is KindNoMatch with the time waited. A loaded page can make
+// one look or one frame outlast the call's own reserve past deadline: once
+// a look has matched nothing, the call's end while looking again still
+// answers KindNoMatch (what the looks saw), not a timeout.
 func AwaitSelector(ctx context.Context, w *World, sel Selector, deadline time.Time) (int, error) {
 	start := time.Now()
+	var miss *Error
+	missed := func() (int, error) {
+		miss.Waited = time.Since(start)
+		return 0, miss
+	}
 	for {
 		id, err := ResolveSelector(ctx, w, sel)
+		if err != nil && miss != nil && ctx.Err() != nil {
+			return missed()
+		}
 		if err == nil || !selectorRetry(err, time.Now(), deadline) {
 			var pe *Error
 			if errors.As(err, &pe) && pe.Kind == KindNoMatch {
@@ -35,7 +46,14 @@ func AwaitSelector(ctx context.Context, w *World, sel Selector, deadline time.Ti
 			}
 			return id, err
 		}
-		if err := w.AwaitFrame(ctx); err != nil {
+		errors.As(err, &miss)
+		fctx, cancel := context.WithDeadline(ctx, deadline)
+		err = w.AwaitFrame(fctx)
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil || !time.Now().Before(deadline) {
+				return missed()
+			}
 			return 0, err
 		}
 	}
