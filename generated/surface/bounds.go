@@ -257,6 +257,16 @@ const (
 	DragStepPxMax = 40
 )
 
+// DrainMs: Longest a SIGTERM waits for calls in flight to finish (new workspaces are refused meanwhile) before the browser and temp files go. (ms)
+const (
+	DrainMsMax = 20000
+)
+
+// DrainRetryAfterMs: Retry-After a draining server sends with its 503 to a request that would open a new workspace (whole seconds on the wire). (ms)
+const (
+	DrainRetryAfterMsMax = 1000
+)
+
 // EchoChars: Characters of a client-sent value (a tool or method name) a JSON-RPC error echoes. (chars)
 const (
 	EchoCharsMax = 120
@@ -463,6 +473,21 @@ const (
 	MessageCharsMax = 300
 )
 
+// MetricsAuditBuckets: Buckets of /metrics' audit write latency histogram, doubling from a tenth of a millisecond. (count)
+const (
+	MetricsAuditBucketsMax = 14
+)
+
+// MetricsBuckets: Buckets of /metrics' call latency histogram (doubling from metrics_first_bucket_ms: the last is past timeout_ms' max). (count)
+const (
+	MetricsBucketsMax = 14
+)
+
+// MetricsFirstBucketMs: Upper edge of the first bucket of /metrics' call latency histogram; each next bucket doubles it. (ms)
+const (
+	MetricsFirstBucketMsMax = 5
+)
+
 // NextStepChars: Characters of one next step. (chars)
 const (
 	NextStepCharsMax = 200
@@ -651,6 +676,11 @@ const (
 	ReadCharsMin     = 500
 	ReadCharsMax     = 50000
 	ReadCharsDefault = 8000
+)
+
+// ReadyzMs: Longest /readyz waits for the browser to answer and a browser context to be created and disposed before it answers 503. (ms)
+const (
+	ReadyzMsMax = 5000
 )
 
 // ReceiptActionBytes: Text block of a navigate, click, type or scroll receipt. (bytes)

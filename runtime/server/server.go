@@ -15,6 +15,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
+	"github.com/ghostlight-dev/ghostlight/runtime/metrics"
 	operatorverbs "github.com/ghostlight-dev/ghostlight/runtime/operator"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools"
@@ -79,6 +80,7 @@ type Server struct {
 	// The catalogs served (Config.Surface).
 	ghostlight, operator bool
 	self                 *selfHosts // listeners under the self-host ceiling (selfhosts.go)
+	metrics              *metrics.Metrics
 }
 
 // New builds a server; nothing starts the browser until a call needs it.
@@ -121,6 +123,12 @@ func New(cfg Config) (*Server, error) {
 	self := &selfHosts{}
 	self.watchEndpoint(&cfg.Browser)
 	b := browser.New(cfg.Browser)
+	m := metrics.New(gaugesOf(b)) // ops.go
+	cfg.Audit = metered(m, cfg.Audit)
+	journal := cfg.Journal // the workbench asks the journal itself
+	if cfg.Journal != nil {
+		cfg.Journal = timedJournal{cfg.Journal, m}
+	}
 	h, err := tools.New(tools.Options{Browser: b, Logger: cfg.Logger, WithheldNames: cfg.WithheldNames})
 	if err != nil {
 		b.Close()
@@ -134,7 +142,7 @@ func New(cfg Config) (*Server, error) {
 		more = append(more, operatorverbs.Surface())
 	}
 	p := pipeline.New(pipeline.Options{Handler: h, Authority: policy, Audit: cfg.Audit, Journal: cfg.Journal, Logger: cfg.Logger, Surfaces: more})
-	s := &Server{browser: b, handler: h, pipeline: p, log: cfg.Logger, policy: policy, journal: cfg.Journal, ghostlight: ghostlight, operator: verbs, self: self}
+	s := &Server{browser: b, handler: h, pipeline: p, log: cfg.Logger, policy: policy, journal: journal, ghostlight: ghostlight, operator: verbs, self: self, metrics: m}
 	e, err := mcpedge.New(dispatcher{s}, mcpedge.Options{Name: "ghostlight", Version: cfg.Version, Logger: cfg.Logger, Limits: EdgeLimits(),
 		Advertise: advertise(policy), RootsWait: surface.RootsRequestMsMax * time.Millisecond,
 		Instructions: surface.TextServerInstructions})
@@ -158,6 +166,7 @@ func EdgeLimits() mcpedge.Limits {
 		LogValueChars:       surface.LogValueCharsMax,
 		StatelessIdle:       surface.StatelessIdleMsMax * time.Millisecond,
 		StatelessPrincipals: surface.StatelessPrincipalsMax,
+		DrainRetryAfter:     surface.DrainRetryAfterMsMax * time.Millisecond,
 	}
 }
 
