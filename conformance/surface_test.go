@@ -130,7 +130,7 @@ var evident = map[string]bool{"restrict_hosts": true, "restrict_capabilities": t
 	"condition": true, "direction": true, "files": true, "data_base64": true, "full_page": true,
 	"limit": true, "max_chars": true, "max_depth": true, "max_items": true, "max_result_chars": true,
 	"max_results": true, "modifiers": true, "new_tab": true, "on_error": true, "percent": true, "repeat": true,
-	"scope": true, "selector": true, "source": true, "steps": true, "tool": true}
+	"scope": true, "selector": true, "source": true, "steps": true, "tool": true, "exact": true}
 
 func described(tool, at string) bool {
 	if evident[at[strings.LastIndex(at, "/")+1:]] {

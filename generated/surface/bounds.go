@@ -327,10 +327,10 @@ const (
 	FullPageAspectMax = 16
 )
 
-// HandleChars: Characters of an opaque handle (tab, target, view, snapshot, recording, invocation). (chars)
+// HandleChars: Characters of an opaque handle (tab, target, view, snapshot, recording, invocation): its prefix, an underscore, then (but for an invocation) the replica_chars of the replica that minted it, then its body. (chars)
 const (
 	HandleCharsMin = 1
-	HandleCharsMax = 12
+	HandleCharsMax = 15
 )
 
 // HostPatternChars: Characters of a host pattern. (chars)
@@ -685,7 +685,7 @@ const (
 
 // ReceiptActionBytes: Text block of a navigate, click, type or scroll receipt. (bytes)
 const (
-	ReceiptActionBytesMax = 300
+	ReceiptActionBytesMax = 310
 )
 
 // ReceiptFormBytes: Text block of the inspect of a 12-control form. (bytes)
@@ -700,7 +700,7 @@ const (
 
 // ReceiptTabsBytes: Text block of a two-tab list. (bytes)
 const (
-	ReceiptTabsBytesMax = 350
+	ReceiptTabsBytesMax = 360
 )
 
 // RecordFrames: Frames one recording keeps. (items)
@@ -757,6 +757,12 @@ const (
 // RegistrySweep: Element registrations after which page code drops the entries of elements gone from the page. (count)
 const (
 	RegistrySweepMax = 4096
+)
+
+// ReplicaChars: Characters of a replica's name (serve --replica; letters and digits): every tab, target, view, snapshot and recording handle carries it right after its underscore, so a router can address the replica that holds the handle's state. (chars)
+const (
+	ReplicaCharsMin = 3
+	ReplicaCharsMax = 3
 )
 
 // RequestBytes: Bytes of one inbound JSON-RPC message (HTTP body or stdio line); an HTTP body past it gets 413. (bytes)

@@ -61,7 +61,11 @@ func TestDrainRefusesNewWorkspacesAndWaitsForCalls(t *testing.T) {
 	go func() {
 		held <- call(srv.URL, "tok-a", "browser_navigate", fmt.Sprintf(`{"tab":%q,"url":%q,"timeout_ms":30000}`, nav.Facts.Tab, site.URL+"/hang"))
 	}()
-	<-arrived // the call is at work: its page waits for our answer
+	select { // the call is at work: its page waits for our answer
+	case <-arrived:
+	case r := <-held:
+		t.Fatalf("the call answered before its page did: %+v", r)
+	}
 	drained := s.StartDrain()
 
 	// A principal with no workspace: refused, retryable.

@@ -59,6 +59,9 @@ func gaugesOf(b *browser.Browser) func() metrics.Gauges {
 	}
 }
 
+// Replica is the replica name every handle of this server carries.
+func (s *Server) Replica() string { return s.browser.Replica() }
+
 // Metrics is the server's /metrics registry.
 func (s *Server) Metrics() *metrics.Metrics { return s.metrics }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
+	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
 	"github.com/ghostlight-dev/ghostlight/runtime/metrics"
@@ -41,6 +42,10 @@ type Config struct {
 	// Journal is the durable audit every record is written to before the
 	// call answers (an *audit.Writer; nil: none).
 	Journal pipeline.Journal
+	// Replica is this server's replica name (serve --replica): every handle
+	// it mints carries it, and a handle of another replica is refused
+	// other_replica. "" picks a random one (Server.Replica says which).
+	Replica string
 	// Surface selects the tools served (ghostlight serve --surface):
 	// SurfaceGhostlight (the default), SurfaceOperator or SurfaceAll.
 	Surface string
@@ -120,6 +125,13 @@ func New(cfg Config) (*Server, error) {
 	if policy == nil {
 		policy = func() *governance.Authority { return auth }
 	}
+	if cfg.Replica == "" {
+		cfg.Replica = handle.NewReplica()
+	}
+	if err := handle.CheckReplica(cfg.Replica); err != nil {
+		return nil, err
+	}
+	cfg.Browser.Replica = cfg.Replica
 	self := &selfHosts{}
 	self.watchEndpoint(&cfg.Browser)
 	b := browser.New(cfg.Browser)
@@ -141,7 +153,7 @@ func New(cfg Config) (*Server, error) {
 	if verbs {
 		more = append(more, operatorverbs.Surface())
 	}
-	p := pipeline.New(pipeline.Options{Handler: h, Authority: policy, Audit: cfg.Audit, Journal: cfg.Journal, Logger: cfg.Logger, Surfaces: more})
+	p := pipeline.New(pipeline.Options{Handler: h, Authority: policy, Audit: cfg.Audit, Journal: cfg.Journal, Logger: cfg.Logger, Surfaces: more, Replica: cfg.Replica})
 	s := &Server{browser: b, handler: h, pipeline: p, log: cfg.Logger, policy: policy, journal: journal, ghostlight: ghostlight, operator: verbs, self: self, metrics: m}
 	e, err := mcpedge.New(dispatcher{s}, mcpedge.Options{Name: "ghostlight", Version: cfg.Version, Logger: cfg.Logger, Limits: EdgeLimits(),
 		Advertise: advertise(policy), RootsWait: surface.RootsRequestMsMax * time.Millisecond,

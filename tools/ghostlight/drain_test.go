@@ -75,6 +75,17 @@ func (s *httpServer) post(t *testing.T, token, body string, modern bool, tool st
 		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
 		req.Header.Set("Mcp-Method", "tools/call")
 		req.Header.Set("Mcp-Name", tool)
+		var m struct {
+			Params struct{ Arguments struct{ Tab, Target string } }
+		}
+		_ = json.Unmarshal([]byte(body), &m)
+		// What a client mirrors of the x-mcp-header fields (SEP-2243).
+		if m.Params.Arguments.Tab != "" {
+			req.Header.Set("Mcp-Param-Tab", m.Params.Arguments.Tab)
+		}
+		if m.Params.Arguments.Target != "" {
+			req.Header.Set("Mcp-Param-Target", m.Params.Arguments.Target)
+		}
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -146,7 +157,11 @@ func TestSigtermDrains(t *testing.T) {
 	go func() {
 		held <- s.call(t, "tok", "browser_navigate", fmt.Sprintf(`{"tab":%q,"url":%q,"timeout_ms":30000}`, nav.Facts.Tab, site.URL+"/hang"))
 	}()
-	<-arrived
+	select {
+	case <-arrived:
+	case r := <-held:
+		t.Fatalf("the call answered before its page did: %+v", r)
+	}
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

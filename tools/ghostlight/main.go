@@ -26,6 +26,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/registry"
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
+	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
 	"github.com/ghostlight-dev/ghostlight/runtime/server"
 )
@@ -78,6 +79,7 @@ type serveFlags struct {
 	allowHosts, allowOrigins                                                   list
 	workbench                                                                  string // --workbench ADDR (workbench_cmd.go)
 	metrics                                                                    string // --metrics ADDR: /metrics on a loopback listener of its own
+	replica                                                                    string // --replica NAME (handles carry it)
 }
 
 type list []string
@@ -107,6 +109,7 @@ func serve(args []string) error {
 	surfaceSel := fs.String("surface", server.SurfaceGhostlight, "tools to serve: ghostlight (its own), operator (the Operator class profile's verbs) or all")
 	fs.StringVar(&f.demoAddr, "demo-addr", "", "also serve the built-in demo page on this loopback address")
 	fs.StringVar(&f.workbench, "workbench", "", "serve the person's workbench (policy, activity, live tabs, credential handoffs) on this loopback address; with --http it is also at /workbench")
+	fs.StringVar(&f.replica, "replica", os.Getenv("GHOSTLIGHT_REPLICA"), fmt.Sprintf("this server's replica name, %d letters or digits, carried by every handle it mints so a router can send a handle's calls here (env GHOSTLIGHT_REPLICA); default a random one, printed at start", handle.ReplicaChars))
 	fs.StringVar(&f.metrics, "metrics", "", "serve /metrics on this loopback address instead of behind --http's bearer token")
 	auditPath := fs.String("audit-path", os.Getenv("GHOSTLIGHT_AUDIT_PATH"), "append the audit to this JSON-lines file (env GHOSTLIGHT_AUDIT_PATH); default $XDG_STATE_HOME/ghostlight/audit.jsonl")
 	vp := viewport{surface.ViewportWidthDefault, surface.ViewportHeightDefault}
@@ -175,6 +178,7 @@ func serve(args []string) error {
 		Logger:        log,
 		Version:       currentBuild().Version,
 		Surface:       *surfaceSel,
+		Replica:       f.replica,
 	})
 	if err != nil {
 		return err
@@ -206,6 +210,8 @@ func serve(args []string) error {
 		log.Info("ghostlight serving MCP on stdio", "version", currentBuild().Version)
 		return srv.Edge().ServeStdio(ctx, os.Stdin, os.Stdout)
 	}
+	// Printed whatever the log level: a router's configuration names it.
+	fmt.Fprintf(os.Stderr, "ghostlight: replica %s\n", srv.Replica())
 	if f.token == "" {
 		log.Warn("serving MCP over HTTP without a bearer token (--insecure-no-token): any local process can drive the browser")
 	}
