@@ -4,7 +4,7 @@ GO ?= go
 PKGS := ./...
 FUZZTIME ?= 50000x
 
-.PHONY: all demo test race generate check-generated lint staticcheck bench bench-live bench-corpus fuzz build browser node testpages clean dist cross clients
+.PHONY: all demo test race generate check-generated lint staticcheck bench bench-live bench-corpus fuzz build browser node testpages clean dist cross clients scale haproxy
 
 all: check-generated lint staticcheck test race
 
@@ -96,6 +96,16 @@ cross:
 # Real MCP clients against the built binary (Go SDK; Node: AI SDK, TypeScript SDK, Inspector CLI).
 clients: browser
 	@bash .ci/clients
+
+# HAProxy from the OS packages, for make scale.
+haproxy:
+	@bash .ci/haproxy
+
+# Three replicas behind HAProxy, 24 agents over MCP 2026-07-28, one replica killed
+# (conformance/scale, build tag scale); prints the figures docs/deployment.md quotes.
+scale: browser haproxy
+	$(GO) vet -tags scale ./conformance/scale/
+	$(GO) test -tags scale -count=1 -timeout 10m -v -run TestScale ./conformance/scale/
 
 clean:
 	rm -rf bin demo-out dist

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -45,7 +46,14 @@ func startReplica(t *testing.T, bin, name string) *replica {
 	t.Helper()
 	r := &replica{name: name, log: &bytes.Buffer{}, mu: &sync.Mutex{}}
 	r.cmd = exec.Command(bin, "serve", "--http", "127.0.0.1:0", "--insecure-no-token", "--replica", name, "--log-level", "info")
-	r.cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir())
+	// Not t.TempDir: a killed replica's browser may still be writing its
+	// profile while the test's cleanup runs.
+	tmp, err := os.MkdirTemp("", "ghostlight-scale-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(tmp) })
+	r.cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "XDG_STATE_HOME="+tmp+"/state", "XDG_CONFIG_HOME="+tmp+"/config")
 	errOut, err := r.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +61,17 @@ func startReplica(t *testing.T, bin, name string) *replica {
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = r.cmd.Process.Kill(); _ = r.cmd.Wait() })
+	t.Cleanup(func() { // SIGTERM: it drains, closes its browser and removes its temp files
+		_ = r.cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = r.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			_ = r.cmd.Process.Kill()
+			<-done
+		}
+	})
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(errOut)
@@ -105,8 +123,10 @@ func (r *replica) ready(t *testing.T) {
 // haproxyConfig is the configuration the test runs and docs/deployment.md
 // shows: a request naming a tab (else a target) goes to the replica the
 // handle names, the 3 characters after its underscore; one without goes
-// round robin; a 2025-11-25 session sticks to the replica that answered its
-// initialize. A replica that does not answer a connection is left for
+// round robin among the ready; a 2025-11-25 session sticks to the replica
+// that answered its initialize. A named replica gets its requests even
+// while its /readyz fails (option persist: busy, or draining, it still
+// serves its workspaces); one that refuses the connection is left for
 // another (redispatch), whose other_replica refusal names the lost one.
 func haproxyConfig(listen string, replicas []*replica) string {
 	var b strings.Builder
@@ -119,8 +139,10 @@ defaults
     timeout client 60s
     timeout server 60s
     timeout http-keep-alive 10s
+    timeout check 6s
     retries 2
     option redispatch
+    option persist
     retry-on conn-failure empty-response
 
 frontend mcp
@@ -131,7 +153,7 @@ backend ghostlight
     balance roundrobin
     option httpchk GET /readyz
     http-check expect status 200
-    default-server check inter 2s fall 1 rise 1
+    default-server check inter 2s fall 3 rise 1
     # MCP 2025-11-25: the session id the initialize answer carries pins it.
     stick-table type string len 64 size 100k expire 30m
     stick on req.hdr(Mcp-Session-Id)
