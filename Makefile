@@ -4,7 +4,7 @@ GO ?= go
 PKGS := ./...
 FUZZTIME ?= 50000x
 
-.PHONY: all demo test race generate check-generated lint staticcheck bench bench-live bench-corpus fuzz build browser node testpages clean dist cross clients client-bytes
+.PHONY: all demo test race generate check-generated lint staticcheck bench bench-live bench-corpus fuzz build browser node testpages clean dist cross clients client-bytes scale haproxy
 
 all: check-generated lint staticcheck test race
 
@@ -102,6 +102,16 @@ clients: browser
 # Codex and the AI SDK send a stand-in model for Ghostlight, playwright-mcp and chrome-devtools-mcp.
 client-bytes: browser
 	@bash .ci/client-bytes
+
+# HAProxy from the OS packages, for make scale.
+haproxy:
+	@bash .ci/haproxy
+
+# Three replicas behind HAProxy, 24 agents over MCP 2026-07-28, one replica killed
+# (conformance/scale, build tag scale); prints the figures docs/deployment.md quotes.
+scale: browser haproxy
+	$(GO) vet -tags scale ./conformance/scale/
+	$(GO) test -tags scale -count=1 -timeout 10m -v -run TestScale ./conformance/scale/
 
 clean:
 	rm -rf bin demo-out dist

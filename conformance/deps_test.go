@@ -25,11 +25,13 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		"../tools/ghostlight":    {"cuelang.org/", mod + "gen/"},
 		"../generated/...":       {mod + "runtime", mod + "gen/"},
 		"../support":             {mod + "runtime", mod + "gen", mod + "tools", mod + "conformance"},
-		"../runtime/browser/...": {"github.com/mark3labs/mcp-go", mod + "runtime/pipeline", mod + "runtime/governance"},
-		"../runtime/mcpedge":     {"github.com/go-rod/rod", mod + "runtime/browser"},
-		"../runtime/governance":  {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go"},
-		"../runtime/pipeline":    {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser"},
-		"../runtime/workbench":   {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/tools"},
+		"../runtime/browser/...": {"github.com/mark3labs/mcp-go", mod + "runtime/pipeline", mod + "runtime/governance", "github.com/prometheus/"},
+		"../runtime/mcpedge":     {"github.com/go-rod/rod", mod + "runtime/browser", "github.com/prometheus/"},
+		// /metrics is fed plain values by the wiring (runtime/server/ops.go).
+		"../runtime/metrics":    {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/pipeline", mod + "runtime/mcpedge"},
+		"../runtime/governance": {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go"},
+		"../runtime/pipeline":   {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser"},
+		"../runtime/workbench":  {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/tools"},
 	}
 	for pkg, bad := range forbid {
 		for _, d := range deps(pkg) {

@@ -170,6 +170,13 @@ func connect(t *testing.T, transport, version string, s *server, progress func(*
 	if got := cs.InitializeResult().ProtocolVersion; got != version {
 		t.Fatalf("%s: negotiated %s, want %s", transport, got, version)
 	}
+	// As a client does before its model calls anything: at 2026-07-28 the
+	// SDK mirrors the tab and target arguments into Mcp-Param-* headers
+	// from the tools it listed (x-mcp-header), and the server refuses a call
+	// whose header is missing (SEP-2243; docs/decisions/route-on-tab-and-target.md).
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatalf("%s %s: tools/list: %v", transport, version, err)
+	}
 	return cs, s
 }
 

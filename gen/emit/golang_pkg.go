@@ -304,6 +304,7 @@ func (g *goGen) typesFile() *jen.File {
 		jen.Id("Needs").Params().Id("Needs"),
 		jen.Id("Restrictions").Params().Id("Restrictions"),
 		jen.Id("TabHandle").Params().String(),
+		jen.Id("Handles").Params().Index().String(),
 		jen.Id("SetTab").Params(jen.Id("tab").String()),
 		jen.Id("Branch").Params().String(),
 	)

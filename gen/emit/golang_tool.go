@@ -403,6 +403,17 @@ func (g *goGen) methods(f *jen.File, t *ir.Tool, args string) {
 	if t.Input("tab") != nil {
 		tab = jen.Id("o").Dot("Tab")
 	}
+	var handles []jen.Code
+	for _, in := range t.Inputs {
+		if in.Handle == "" || in.Handle == "cursor" || in.Type != "string" {
+			continue
+		}
+		handles = append(handles, jen.If(jen.Id("o").Dot(in.GoName).Op("!=").Lit("")).Block(
+			jen.Id("h").Op("=").Append(jen.Id("h"), jen.Id("o").Dot(in.GoName))))
+	}
+	f.Comment("Handles returns the replica-minted handles the call names at its top level")
+	f.Comment("(tab, target, view, snapshot, recording, image; never a cursor).")
+	f.Func().Params(recv()).Id("Handles").Params().Params(jen.Id("h").Index().String()).Block(append(handles, jen.Return())...)
 	f.Comment("TabHandle returns the tab the call names, or \"\".")
 	f.Func().Params(recv()).Id("TabHandle").Params().String().Block(jen.Return(tab))
 	set := []jen.Code{}

@@ -394,7 +394,11 @@ func (s *schemaGen) toolInput(t *ir.Tool) *obj {
 	props := newObj()
 	var req []string
 	for _, f := range t.Inputs {
-		props.set(f.Name, s.inputSchema(f, true))
+		p := s.inputSchema(f, true)
+		if h := paramHeader(f); h != "" && !s.lean {
+			p.set("x-mcp-header", h)
+		}
+		props.set(f.Name, p)
 		if f.Required {
 			req = append(req, f.Name)
 		}
@@ -405,6 +409,25 @@ func (s *schemaGen) toolInput(t *ir.Tool) *obj {
 	}
 	o.set("additionalProperties", false)
 	return o
+}
+
+// paramHeader is the x-mcp-header a top-level tab or target field declares
+// (MCP 2026-07-28, SEP-2243): the client mirrors its value into
+// Mcp-Param-<header>, so a router reads the replica a handle names from a
+// header, never the body (docs/deployment.md). Only tabs and targets: a
+// view, recording or image belongs to a tab the call may name too, and
+// declaring all five cost 1,032 B of model-visible declarations, past
+// their bound (docs/decisions/route-on-tab-and-target.md).
+// "surface_id" is "Surface-Id".
+func paramHeader(f *ir.Field) string {
+	if (f.Handle != "tab" && f.Handle != "target") || f.Type != "string" {
+		return ""
+	}
+	words := strings.Split(f.Name, "_")
+	for i, w := range words {
+		words[i] = strings.ToUpper(w[:1]) + w[1:]
+	}
+	return strings.Join(words, "-")
 }
 
 // factSchema renders an output fact for a client that validates results:

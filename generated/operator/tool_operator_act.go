@@ -156,6 +156,18 @@ func (o *OperatorActArgs) Restrictions() surface.Restrictions {
 	return surface.Restrictions{}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *OperatorActArgs) Handles() (h []string) {
+	if o.SurfaceID != "" {
+		h = append(h, o.SurfaceID)
+	}
+	if o.Target != "" {
+		h = append(h, o.Target)
+	}
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *OperatorActArgs) TabHandle() string {
 	return ""

@@ -78,6 +78,12 @@ func (o *OperatorListSurfacesArgs) Restrictions() surface.Restrictions {
 	return surface.Restrictions{}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *OperatorListSurfacesArgs) Handles() (h []string) {
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *OperatorListSurfacesArgs) TabHandle() string {
 	return ""

@@ -113,6 +113,15 @@ func (o *OperatorPerceiveArgs) Restrictions() surface.Restrictions {
 	return surface.Restrictions{}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *OperatorPerceiveArgs) Handles() (h []string) {
+	if o.SurfaceID != "" {
+		h = append(h, o.SurfaceID)
+	}
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *OperatorPerceiveArgs) TabHandle() string {
 	return ""

@@ -92,6 +92,15 @@ func (o *OperatorSettleArgs) Restrictions() surface.Restrictions {
 	return surface.Restrictions{}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *OperatorSettleArgs) Handles() (h []string) {
+	if o.SurfaceID != "" {
+		h = append(h, o.SurfaceID)
+	}
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *OperatorSettleArgs) TabHandle() string {
 	return ""

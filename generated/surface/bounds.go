@@ -140,10 +140,10 @@ const (
 	FullPageAspectMax = 16
 )
 
-// HandleChars (limit): Characters of an opaque handle (tab, target, view, snapshot, recording, invocation). (chars)
+// HandleChars (limit): Characters of an opaque handle (tab, target, view, snapshot, recording, invocation): its prefix, an underscore, then (but for an invocation) the replica_chars of the replica that minted it, then its body. (chars)
 const (
 	HandleCharsMin = 1
-	HandleCharsMax = 12
+	HandleCharsMax = 15
 )
 
 // HostPatternChars (limit): Characters of a host pattern. (chars)
@@ -357,6 +357,12 @@ const (
 // RegistryFileBytes (limit): Bytes of a browser registration or id file; a larger one is not Ghostlight's. (bytes)
 const (
 	RegistryFileBytesMax = 65536
+)
+
+// ReplicaChars (limit): Characters of a replica's name (serve --replica; letters and digits): every tab, target, view, snapshot and recording handle carries it right after its underscore, so a router can address the replica that holds the handle's state. (chars)
+const (
+	ReplicaCharsMin = 3
+	ReplicaCharsMax = 3
 )
 
 // RequestBytes (limit): Bytes of one inbound JSON-RPC message (HTTP body or stdio line); an HTTP body past it gets 413. (bytes)
@@ -612,7 +618,7 @@ const (
 
 // ReceiptActionBytes (budget): Text block of a navigate, click, type or scroll receipt. (bytes)
 const (
-	ReceiptActionBytesMax = 300
+	ReceiptActionBytesMax = 310
 )
 
 // ReceiptFormBytes (budget): Text block of the inspect of a 12-control form. (bytes)
@@ -627,7 +633,7 @@ const (
 
 // ReceiptTabsBytes (budget): Text block of a two-tab list. (bytes)
 const (
-	ReceiptTabsBytesMax = 350
+	ReceiptTabsBytesMax = 360
 )
 
 // ServerInstructionsBytes (budget): Bytes of the server instructions sent in initialize and server/discover. (bytes)

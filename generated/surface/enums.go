@@ -163,11 +163,12 @@ const (
 	ReasonPathDenied               Reason = "path_denied"
 	ReasonDataFlowDenied           Reason = "data_flow_denied"
 	ReasonDataFlowConfirm          Reason = "data_flow_confirm"
+	ReasonOtherReplica             Reason = "other_replica"
 	ReasonInternal                 Reason = "internal"
 )
 
 // ReasonValues lists every Reason in spec order.
-var ReasonValues = []Reason{ReasonInvalidArguments, ReasonCapabilityDenied, ReasonHostDenied, ReasonConstraintDenied, ReasonStaleTarget, ReasonStaleView, ReasonNoTab, ReasonAmbiguousTab, ReasonUnknownTab, ReasonUnknownHandle, ReasonBrowserStartupManual, ReasonNativeHostOwnedElsewhere, ReasonBrowserUnavailable, ReasonCredentialHandoff, ReasonTimeout, ReasonDialogBlocking, ReasonNoDialog, ReasonBeforeunload, ReasonNoHistoryEntry, ReasonTargetNotFound, ReasonTargetAmbiguous, ReasonTargetObscured, ReasonTargetHidden, ReasonTargetDisabled, ReasonNotEditable, ReasonValueMismatch, ReasonNotFileInput, ReasonFileRefused, ReasonNavigationFailed, ReasonScriptError, ReasonRegionOutside, ReasonStepFailed, ReasonFlowRefUnresolved, ReasonRecordingUnavailable, ReasonNotSupported, ReasonTabCrashed, ReasonTabLimit, ReasonAuditUnavailable, ReasonBusy, ReasonPathDenied, ReasonDataFlowDenied, ReasonDataFlowConfirm, ReasonInternal}
+var ReasonValues = []Reason{ReasonInvalidArguments, ReasonCapabilityDenied, ReasonHostDenied, ReasonConstraintDenied, ReasonStaleTarget, ReasonStaleView, ReasonNoTab, ReasonAmbiguousTab, ReasonUnknownTab, ReasonUnknownHandle, ReasonBrowserStartupManual, ReasonNativeHostOwnedElsewhere, ReasonBrowserUnavailable, ReasonCredentialHandoff, ReasonTimeout, ReasonDialogBlocking, ReasonNoDialog, ReasonBeforeunload, ReasonNoHistoryEntry, ReasonTargetNotFound, ReasonTargetAmbiguous, ReasonTargetObscured, ReasonTargetHidden, ReasonTargetDisabled, ReasonNotEditable, ReasonValueMismatch, ReasonNotFileInput, ReasonFileRefused, ReasonNavigationFailed, ReasonScriptError, ReasonRegionOutside, ReasonStepFailed, ReasonFlowRefUnresolved, ReasonRecordingUnavailable, ReasonNotSupported, ReasonTabCrashed, ReasonTabLimit, ReasonAuditUnavailable, ReasonBusy, ReasonPathDenied, ReasonDataFlowDenied, ReasonDataFlowConfirm, ReasonOtherReplica, ReasonInternal}
 
 // Role is a closed set of the spec.
 type Role string
@@ -254,6 +255,7 @@ var ReasonStatus = map[Reason]Status{
 	ReasonNotEditable:              StatusFailed,
 	ReasonNotFileInput:             StatusFailed,
 	ReasonNotSupported:             StatusFailed,
+	ReasonOtherReplica:             StatusFailed,
 	ReasonPathDenied:               StatusBlocked,
 	ReasonRecordingUnavailable:     StatusFailed,
 	ReasonRegionOutside:            StatusFailed,

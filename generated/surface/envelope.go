@@ -34,6 +34,7 @@ type Refusal struct {
 	Browsers            []string     `json:"browsers,omitempty"`              // Installed browsers that could serve.
 	Browser             string       `json:"browser,omitempty"`               // The one browser that could serve.
 	Endpoint            string       `json:"endpoint,omitempty"`              // DevTools endpoint that could not be reached (host:port).
+	Replica             string       `json:"replica,omitempty"`               // Replica that minted the handle and holds its state (other_replica).
 	DialogType          DialogType   `json:"dialog_type,omitempty"`           // Blocking dialog type.
 	Candidates          int          `json:"candidates,omitempty"`            // How many targets matched.
 	Relaunched          bool         `json:"relaunched,omitempty"`            // Chromium was relaunched.

@@ -348,6 +348,24 @@ func (o *BrowserDragArgs) Restrictions() Restrictions {
 	}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *BrowserDragArgs) Handles() (h []string) {
+	if o.SourceTarget != "" {
+		h = append(h, o.SourceTarget)
+	}
+	if o.DestinationTarget != "" {
+		h = append(h, o.DestinationTarget)
+	}
+	if o.View != "" {
+		h = append(h, o.View)
+	}
+	if o.Tab != "" {
+		h = append(h, o.Tab)
+	}
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *BrowserDragArgs) TabHandle() string {
 	return o.Tab

@@ -174,6 +174,15 @@ func (o *BrowserExecuteArgs) Restrictions() Restrictions {
 	}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *BrowserExecuteArgs) Handles() (h []string) {
+	if o.Tab != "" {
+		h = append(h, o.Tab)
+	}
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *BrowserExecuteArgs) TabHandle() string {
 	return o.Tab

@@ -203,6 +203,18 @@ func (o *BrowserFillFormArgs) Restrictions() Restrictions {
 	}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *BrowserFillFormArgs) Handles() (h []string) {
+	if o.SubmitTarget != "" {
+		h = append(h, o.SubmitTarget)
+	}
+	if o.Tab != "" {
+		h = append(h, o.Tab)
+	}
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *BrowserFillFormArgs) TabHandle() string {
 	return o.Tab

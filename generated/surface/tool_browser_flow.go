@@ -213,6 +213,15 @@ func (o *BrowserFlowArgs) Restrictions() Restrictions {
 	}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *BrowserFlowArgs) Handles() (h []string) {
+	if o.Tab != "" {
+		h = append(h, o.Tab)
+	}
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *BrowserFlowArgs) TabHandle() string {
 	return o.Tab

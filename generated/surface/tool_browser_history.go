@@ -209,6 +209,15 @@ func (o *BrowserHistoryArgs) Restrictions() Restrictions {
 	}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *BrowserHistoryArgs) Handles() (h []string) {
+	if o.Tab != "" {
+		h = append(h, o.Tab)
+	}
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *BrowserHistoryArgs) TabHandle() string {
 	return o.Tab

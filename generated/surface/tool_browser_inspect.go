@@ -260,6 +260,18 @@ func (o *BrowserInspectArgs) Restrictions() Restrictions {
 	}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *BrowserInspectArgs) Handles() (h []string) {
+	if o.Root != "" {
+		h = append(h, o.Root)
+	}
+	if o.Tab != "" {
+		h = append(h, o.Tab)
+	}
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *BrowserInspectArgs) TabHandle() string {
 	return o.Tab

@@ -228,6 +228,15 @@ func (o *BrowserNavigateArgs) Restrictions() Restrictions {
 	}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *BrowserNavigateArgs) Handles() (h []string) {
+	if o.Tab != "" {
+		h = append(h, o.Tab)
+	}
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *BrowserNavigateArgs) TabHandle() string {
 	return o.Tab

@@ -308,6 +308,18 @@ func (o *BrowserPressKeyArgs) Restrictions() Restrictions {
 	}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *BrowserPressKeyArgs) Handles() (h []string) {
+	if o.Target != "" {
+		h = append(h, o.Target)
+	}
+	if o.Tab != "" {
+		h = append(h, o.Tab)
+	}
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *BrowserPressKeyArgs) TabHandle() string {
 	return o.Tab

@@ -197,6 +197,18 @@ func (o *BrowserReadArgs) Restrictions() Restrictions {
 	}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *BrowserReadArgs) Handles() (h []string) {
+	if o.Target != "" {
+		h = append(h, o.Target)
+	}
+	if o.Tab != "" {
+		h = append(h, o.Tab)
+	}
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *BrowserReadArgs) TabHandle() string {
 	return o.Tab

@@ -286,6 +286,21 @@ func (o *BrowserRecordArgs) Restrictions() Restrictions {
 	}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *BrowserRecordArgs) Handles() (h []string) {
+	if o.Recording != "" {
+		h = append(h, o.Recording)
+	}
+	if o.Target != "" {
+		h = append(h, o.Target)
+	}
+	if o.Tab != "" {
+		h = append(h, o.Tab)
+	}
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *BrowserRecordArgs) TabHandle() string {
 	return o.Tab

@@ -289,6 +289,18 @@ func (o *BrowserTypeTextArgs) Restrictions() Restrictions {
 	}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *BrowserTypeTextArgs) Handles() (h []string) {
+	if o.Target != "" {
+		h = append(h, o.Target)
+	}
+	if o.Tab != "" {
+		h = append(h, o.Tab)
+	}
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *BrowserTypeTextArgs) TabHandle() string {
 	return o.Tab

@@ -381,6 +381,24 @@ func (o *BrowserUploadArgs) Restrictions() Restrictions {
 	}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *BrowserUploadArgs) Handles() (h []string) {
+	if o.SourceImage != "" {
+		h = append(h, o.SourceImage)
+	}
+	if o.Target != "" {
+		h = append(h, o.Target)
+	}
+	if o.View != "" {
+		h = append(h, o.View)
+	}
+	if o.Tab != "" {
+		h = append(h, o.Tab)
+	}
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *BrowserUploadArgs) TabHandle() string {
 	return o.Tab

@@ -122,6 +122,12 @@ func (o *PolicyExplainArgs) Restrictions() Restrictions {
 	}
 }
 
+// Handles returns the replica-minted handles the call names at its top level
+// (tab, target, view, snapshot, recording, image; never a cursor).
+func (o *PolicyExplainArgs) Handles() (h []string) {
+	return
+}
+
 // TabHandle returns the tab the call names, or "".
 func (o *PolicyExplainArgs) TabHandle() string {
 	return ""

@@ -232,6 +232,18 @@ const (
 	DragStepPxMax = DragStepPx
 )
 
+// DrainMs (tuning): Longest a SIGTERM waits for calls in flight to finish (new workspaces are refused meanwhile) before the browser and temp files go. (ms)
+const (
+	DrainMs    = 20000
+	DrainMsMax = DrainMs
+)
+
+// DrainRetryAfterMs (tuning): Retry-After a draining server sends with its 503 to a request that would open a new workspace (whole seconds on the wire). (ms)
+const (
+	DrainRetryAfterMs    = 1000
+	DrainRetryAfterMsMax = DrainRetryAfterMs
+)
+
 // FlowCeilingGraceMs (tuning): Time a composite call's context stays open past its ceiling, so a step given the time left meets its own deadline and says so. (ms)
 const (
 	FlowCeilingGraceMs    = 500
@@ -326,6 +338,24 @@ const (
 const (
 	LogValueChars    = 1000
 	LogValueCharsMax = LogValueChars
+)
+
+// MetricsAuditBuckets (tuning): Buckets of /metrics' audit write latency histogram, doubling from a tenth of a millisecond. (count)
+const (
+	MetricsAuditBuckets    = 14
+	MetricsAuditBucketsMax = MetricsAuditBuckets
+)
+
+// MetricsBuckets (tuning): Buckets of /metrics' call latency histogram (doubling from metrics_first_bucket_ms: the last is past timeout_ms' max). (count)
+const (
+	MetricsBuckets    = 14
+	MetricsBucketsMax = MetricsBuckets
+)
+
+// MetricsFirstBucketMs (tuning): Upper edge of the first bucket of /metrics' call latency histogram; each next bucket doubles it. (ms)
+const (
+	MetricsFirstBucketMs    = 5
+	MetricsFirstBucketMsMax = MetricsFirstBucketMs
 )
 
 // ObserveMs (tuning): Time an action still spends observing its landing after its own deadline. (ms)
@@ -428,6 +458,12 @@ const (
 const (
 	ProxyResolveMs    = 5000
 	ProxyResolveMsMax = ProxyResolveMs
+)
+
+// ReadyzMs (tuning): Longest /readyz waits for the browser to answer and a browser context to be created and disposed before it answers 503. (ms)
+const (
+	ReadyzMs    = 5000
+	ReadyzMsMax = ReadyzMs
 )
 
 // RefusalSettleMs (tuning): Longest a refused unsaved-changes prompt waits for the renderer to finish its dispatch before the call answers. (ms)

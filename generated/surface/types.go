@@ -57,6 +57,7 @@ type Args interface {
 	Needs() Needs
 	Restrictions() Restrictions
 	TabHandle() string
+	Handles() []string
 	SetTab(tab string)
 	Branch() string
 }

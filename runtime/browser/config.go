@@ -38,6 +38,10 @@ const (
 // operational timeout selects a default.
 type Config struct {
 	Startup string // StartupAuto, StartupConnect or StartupManual
+	// Replica is the server's replica name (replica_chars letters and
+	// digits, or ""), written right after the underscore of every tab
+	// handle, so a router reads which server holds the tab.
+	Replica string
 	// StartupNow, when set, is read at each browser start and overrides
 	// Startup (a policy reload applies from the next start); OnStart is told
 	// the posture each successful start used.

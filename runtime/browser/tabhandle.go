@@ -7,13 +7,14 @@ import (
 )
 
 // tabHandleBody is the random part of a tab handle: the handle_chars bound
-// less the prefix and its underscore (8 base62 characters, 47.6 bits).
-const tabHandleBody = surface.HandleCharsMax - len(surface.HandlePrefixTab) - 1
+// less the prefix, its underscore and the replica's name (8 base62
+// characters, 47.6 bits).
+const tabHandleBody = surface.HandleCharsMax - len(surface.HandlePrefixTab) - 1 - surface.ReplicaCharsMax
 
 const handleAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
-// newHandle mints a unique opaque tab handle and reserves it for t: "tab_"
-// and tabHandleBody random base62 characters (crypto/rand, rejection
+// newHandle mints a unique opaque tab handle and reserves it for t: "tab_",
+// the replica's name (Config.Replica) and tabHandleBody random base62 characters (crypto/rand, rejection
 // sampled so every character is uniform). A stateless (MCP 2026-07-28)
 // client reaches its workspace by its tab handles alone, so they are
 // random, never counted; 47.6 bits make a guess of one of a server's tabs
@@ -31,7 +32,7 @@ func (b *Browser) newHandle(t *Tab) string {
 		if len(body) < tabHandleBody {
 			continue
 		}
-		h := surface.HandlePrefixTab + "_" + string(body)
+		h := surface.HandlePrefixTab + "_" + b.cfg.Replica + string(body)
 		b.mu.Lock()
 		if b.handles[h] == nil {
 			b.handles[h] = t
@@ -41,3 +42,6 @@ func (b *Browser) newHandle(t *Tab) string {
 		b.mu.Unlock()
 	}
 }
+
+// Replica is the replica name the browser's tab handles carry.
+func (b *Browser) Replica() string { return b.cfg.Replica }

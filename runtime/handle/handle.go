@@ -13,6 +13,7 @@ import (
 	"crypto/cipher"
 	"crypto/rand"
 	"encoding/binary"
+	"strings"
 )
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -20,6 +21,7 @@ const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 // Codec is one table's permutation of [0, 62^width), written as width
 // base62 characters.
 type Codec struct {
+	tag   string // the replica's name, written before every body (replica.go)
 	width int
 	n     uint64 // 62^width: the domain
 	half  uint   // bits of a Feistel half: 2*half bits cover n
@@ -31,7 +33,12 @@ type Codec struct {
 const rounds = 8
 
 // New returns a codec of width characters (1 to 10) under a fresh random key.
-func New(width int) *Codec {
+func New(width int) *Codec { return NewTagged(width, "") }
+
+// NewTagged is New whose bodies start with tag (a replica's name): Encode
+// writes tag and width characters, Decode takes only bodies that start with
+// it.
+func NewTagged(width int, tag string) *Codec {
 	if width < 1 || width > 10 {
 		panic("handle: width out of range")
 	}
@@ -49,7 +56,7 @@ func New(width int) *Codec {
 	for uint64(1)<<bits < n {
 		bits++
 	}
-	return &Codec{width: width, n: n, half: (bits + 1) / 2, block: b}
+	return &Codec{tag: tag, width: width, n: n, half: (bits + 1) / 2, block: b}
 }
 
 // Capacity is how many distinct bodies the codec writes (62^width).
@@ -69,13 +76,17 @@ func (c *Codec) Encode(seq uint64) string {
 		out[i] = alphabet[v%62]
 		v /= 62
 	}
-	return string(out)
+	return c.tag + string(out)
 }
+
+// Tag is the replica name the codec writes before its bodies.
+func (c *Codec) Tag() string { return c.tag }
 
 // Decode returns the sequence number a body encodes, or false when s is not
 // a body of this width.
 func (c *Codec) Decode(s string) (uint64, bool) {
-	if len(s) != c.width {
+	s, ok := strings.CutPrefix(s, c.tag)
+	if !ok || len(s) != c.width {
 		return 0, false
 	}
 	var v uint64

@@ -28,7 +28,7 @@ func (e *Edge) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		// elicitation), so neither is asked.
 		var leave func()
 		var released bool
-		c.Session, released, leave = e.stateless.enter(principalOf(ctx))
+		c.Session, released, leave = e.stateless.enter(principalOf(ctx), httpPartOf(ctx))
 		defer leave()
 		c.Stateless = true
 		if released {

@@ -47,6 +47,7 @@ type Edge struct {
 	// stateless keeps the workspaces of calls without a protocol session
 	// (MCP 2026-07-28 over HTTP).
 	stateless *stateless
+	drain     *drainer // ops.go
 
 	mu    sync.Mutex
 	https []*server.StreamableHTTPServer
@@ -77,6 +78,7 @@ func New(d Dispatcher, opts Options) (*Edge, error) {
 	e := &Edge{d: d, log: log, limits: opts.Limits, calls: newInflight(opts.Limits.SessionCalls), rewriter: newRewriter(rewrites),
 		adv: newAdvertiser(opts.Advertise, tools), roots: newRootsCache(opts.RootsWait)}
 	e.stateless = newStateless(e)
+	e.drain = &drainer{retry: opts.Limits.DrainRetryAfter}
 	if len(rewrites) > 0 {
 		names := make([]string, len(rewrites))
 		for i, r := range rewrites {

@@ -124,7 +124,7 @@ func testLogger() *slog.Logger {
 // testLimits are the edge's bounds in tests: generous, except where a test
 // sets its own.
 func testLimits() Limits {
-	return Limits{SessionCalls: 64, RequestBytes: 1 << 20, SessionIdle: time.Hour, EchoChars: 120, LogValueChars: 1000, StatelessIdle: time.Hour, StatelessPrincipals: 64}
+	return Limits{SessionCalls: 64, RequestBytes: 1 << 20, SessionIdle: time.Hour, EchoChars: 120, LogValueChars: 1000, StatelessIdle: time.Hour, StatelessPrincipals: 64, DrainRetryAfter: time.Second}
 }
 
 func newEdge(t testing.TB, d Dispatcher) *Edge {

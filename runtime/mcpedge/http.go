@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
@@ -39,6 +40,12 @@ type HTTPOptions struct {
 	// Origin checks and instead of the bearer token: the workbench has its
 	// own token (a person's browser sends no Authorization header).
 	Workbench http.Handler
+	// Ready answers /readyz (ops.go): nil errors mean ready. It runs under
+	// a context bounded by ReadyWait. Nil: ready whenever not draining.
+	Ready     func(ctx context.Context) error
+	ReadyWait time.Duration
+	// Metrics, when set, serves MetricsPath behind the bearer token.
+	Metrics http.Handler
 }
 
 // WorkbenchPath is where HTTPOptions.Workbench is served.
@@ -120,6 +127,7 @@ func (e *Edge) HTTPHandler(o HTTPOptions) http.Handler {
 
 	g := guardOf(o.AllowedHosts, o.AllowedOrigins)
 	g.mcp, g.rw, g.maxBody, g.echo, g.workbench, g.idle = s, e.rewriter, e.limits.RequestBytes, e.limits.EchoChars, o.Workbench, idle
+	g.ready, g.readyWait, g.metrics, g.drain, g.stateless = o.Ready, o.ReadyWait, o.Metrics, e.drain, e.stateless
 	if o.BearerToken != "" {
 		g.hasToken = true
 		g.token = sha256.Sum256([]byte(o.BearerToken))
@@ -141,9 +149,18 @@ type httpEdge struct {
 	// workbench serves WorkbenchPath (HTTPOptions.Workbench).
 	workbench http.Handler
 	idle      *idleSessions // nil: sessions never idle out
+	// ops.go
+	ready     func(context.Context) error
+	readyWait time.Duration
+	metrics   http.Handler
+	drain     *drainer
+	stateless *stateless
 }
 
 func (g *httpEdge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if g.serveProbe(w, r) { // before every check: probes answer nothing else (ops.go)
+		return
+	}
 	if !g.hostAllowed(r.Host) {
 		http.Error(w, "Forbidden: Host not allowed", http.StatusForbidden)
 		return
@@ -161,17 +178,29 @@ func (g *httpEdge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Unauthorized", http.StatusUnauthorized)
 		return
 	}
+	if g.metrics != nil && r.URL.Path == MetricsPath {
+		g.metrics.ServeHTTP(w, r)
+		return
+	}
 	if r.URL.Path != MCPPath {
 		http.NotFound(w, r)
 		return
 	}
 	method := ""
+	var id json.RawMessage
 	if r.Method == http.MethodPost {
 		var ok bool
-		if method, ok = g.readBody(w, r); !ok {
+		if method, id, ok = g.readBody(w, r); !ok {
 			return
 		}
 	}
+	who := httpPrincipal(r, g.bearer(r))
+	leave, ok := g.drain.admit(r.Method == http.MethodPost && g.opensWorkspace(r, method, who))
+	if !ok {
+		refuseDraining(w, id, g.drain.retry)
+		return
+	}
+	defer leave()
 	if statelessCancel(r, method) {
 		// 2026-07-28 cancels by ending the request's stream, which
 		// cancels the call; a client that also posts the notification
@@ -182,7 +211,7 @@ func (g *httpEdge) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hw := &httpWriter{ResponseWriter: w, rw: g.rw, echo: g.echo}
 	ctx := context.WithValue(r.Context(), withholdKey{}, withholder(hw))
 	if method == string(mcp.MethodToolsCall) { // whose workspace a stateless call runs in (stateless.go)
-		ctx = context.WithValue(ctx, principalKey{}, httpPrincipalValue{digest: httpPrincipal(r, g.bearer(r)), token: g.hasToken})
+		ctx = context.WithValue(ctx, principalKey{}, httpPrincipalValue{digest: who, token: g.hasToken})
 	}
 	if method == string(mcp.MethodToolsCall) {
 		ctx = context.WithValue(ctx, callingKey{}, true) // the tool filter passes it (advertise.go)

@@ -17,16 +17,16 @@ import (
 // the bound, 400 with the request's id for a message that does not parse.
 // Otherwise r.Body becomes the bytes read, for mcp-go, and it returns true
 // with the message's method when it could be read.
-func (g *httpEdge) readBody(w http.ResponseWriter, r *http.Request) (method string, ok bool) {
+func (g *httpEdge) readBody(w http.ResponseWriter, r *http.Request) (method string, id json.RawMessage, ok bool) {
 	if r.Body == nil || r.Body == http.NoBody {
-		return "", true
+		return "", nil, true
 	}
 	limit := int64(g.maxBody)
 	if r.ContentLength > limit {
 		// Declared too large: read only as far as the id may be.
 		prefix, _ := io.ReadAll(io.LimitReader(r.Body, idPrefixBytes))
 		rpcError(w, http.StatusRequestEntityTooLarge, scanID(prefix), mcp.INVALID_REQUEST, tooLarge(g.maxBody))
-		return "", false
+		return "", nil, false
 	}
 	var b bytes.Buffer
 	if r.ContentLength > 0 {
@@ -42,7 +42,7 @@ func (g *httpEdge) readBody(w http.ResponseWriter, r *http.Request) (method stri
 		} else {
 			rpcError(w, http.StatusBadRequest, id, mcp.PARSE_ERROR, "Parse error: the request body could not be read")
 		}
-		return "", false
+		return "", nil, false
 	}
 	body := b.Bytes()
 	// mcp-go checks the content type first; leave a wrong one to it.
@@ -50,13 +50,13 @@ func (g *httpEdge) readBody(w http.ResponseWriter, r *http.Request) (method stri
 		in := peek(body)
 		if in.bad {
 			rpcError(w, http.StatusBadRequest, in.id, in.errCode, in.errMsg)
-			return "", false
+			return "", nil, false
 		}
-		method = in.method
+		method, id = in.method, in.id
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
-	return method, true
+	return method, id, true
 }
 
 // rpcError answers a POST with one JSON-RPC error, as mcp-go frames its own.

@@ -30,6 +30,9 @@ type Limits struct {
 	// StatelessPrincipals bounds the principals remembered without a
 	// workspace, so a call on a released handle is told it was released.
 	StatelessPrincipals int
+	// DrainRetryAfter is the Retry-After a draining edge sends with its 503
+	// to a request that would open a new workspace (ops.go).
+	DrainRetryAfter time.Duration
 }
 
 func (l Limits) check() error {
@@ -44,6 +47,7 @@ func (l Limits) check() error {
 		{"LogValueChars", int64(l.LogValueChars)},
 		{"StatelessIdle", int64(l.StatelessIdle)},
 		{"StatelessPrincipals", int64(l.StatelessPrincipals)},
+		{"DrainRetryAfter", int64(l.DrainRetryAfter)},
 	} {
 		if f.v <= 0 {
 			return &Error{Kind: KindInvalidOptions, Detail: fmt.Sprintf("Limits.%s must be positive", f.name)}

@@ -62,6 +62,7 @@ type statelessWorkspace struct {
 // principal is what the edge keeps of one principal.
 type principal struct {
 	workspace string // its workspace now ("" while none is kept)
+	http      string // the HTTP part of it (httpPrincipal), for a drain's holds
 	released  bool   // its last workspace was released for idleness
 	seen      uint64 // when it last called (s.seq), to forget the oldest first
 }
@@ -96,7 +97,7 @@ func mint() string {
 // holds it until the returned leave runs. released says who's previous
 // workspace was released for idleness. A call with no principal (who == "")
 // runs in a fresh workspace of its own.
-func (s *stateless) enter(who string) (workspace string, released bool, leave func()) {
+func (s *stateless) enter(who, http string) (workspace string, released bool, leave func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var p *principal
@@ -104,7 +105,7 @@ func (s *stateless) enter(who string) (workspace string, released bool, leave fu
 		s.seq++
 		p = s.principals[who]
 		if p == nil {
-			p = &principal{seen: s.seq}
+			p = &principal{seen: s.seq, http: http}
 			s.principals[who] = p
 			s.forget(who)
 		}
@@ -214,6 +215,22 @@ func (s *stateless) close() {
 	}
 }
 
+// holds reports whether a principal whose HTTP part is http keeps a
+// workspace (a draining edge serves its calls).
+func (s *stateless) holds(http string) bool {
+	if http == "" {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.principals {
+		if p.http == http && p.workspace != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // count is how many stateless workspaces are kept (tests).
 func (s *stateless) count() int {
 	s.mu.Lock()
@@ -283,6 +300,13 @@ func principalOf(ctx context.Context) string {
 		h.Write([]byte(info.ClientInfo.Version))
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// httpPartOf is the HTTP part of a stateless call's principal ("" when
+// ctx came through no HTTP edge).
+func httpPartOf(ctx context.Context) string {
+	p, _ := ctx.Value(principalKey{}).(httpPrincipalValue)
+	return p.digest
 }
 
 type httpPrincipalValue struct {

@@ -240,7 +240,7 @@ func TestStatelessPrincipalsBounded(t *testing.T) {
 	l.StatelessPrincipals = 3
 	e := newEdgeLimits(t, o, l)
 	for i := range 10 {
-		_, _, leave := e.stateless.enter(fmt.Sprint("p", i))
+		_, _, leave := e.stateless.enter(fmt.Sprint("p", i), "")
 		leave()
 	}
 	e.stateless.mu.Lock()

@@ -120,6 +120,7 @@ type Pipeline struct {
 	ids       *handle.Codec // invocation handles (newID)
 	origins   origins       // per session: where page text came from (origin.go)
 	approvals approvals     // per session: flows the person allowed (origin.go)
+	replica   string        // Options.Replica
 }
 
 // Options configure a Pipeline.
@@ -136,6 +137,10 @@ type Options struct {
 	// Surfaces are catalogs served beside Ghostlight's own (the operator
 	// verbs): their tools run through this same path, on their handler.
 	Surfaces []Surface
+	// Replica is the server's replica name: a call naming a handle of
+	// another replica is refused other_replica before anything runs
+	// (replica.go). "": no check.
+	Replica string
 }
 
 // Surface is one more catalog: its lookup and the handler its tools' Invoke
@@ -153,7 +158,7 @@ func New(o Options) *Pipeline {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Pipeline{handler: o.Handler, surfaces: o.Surfaces, authority: o.Authority, audit: o.Audit, journal: o.Journal, log: o.Logger, ids: handle.New(invocationBody)}
+	return &Pipeline{handler: o.Handler, surfaces: o.Surfaces, authority: o.Authority, audit: o.Audit, journal: o.Journal, log: o.Logger, ids: handle.New(invocationBody), replica: o.Replica}
 }
 
 // Invocation is the per-call state handlers reach through the context.
@@ -231,11 +236,12 @@ func FromContext(ctx context.Context) *Invocation {
 	return inv
 }
 
-// An invocation handle is "inv_" and eight base62 characters: the process's
+// An invocation handle is "inv_" and eight base62 characters (no replica
+// name: no call takes one, so no router reads it): the process's
 // call number under a key random per Pipeline (runtime/handle), so handles
 // never repeat within a server and servers sharing an audit file almost
 // surely never mint the same one.
-const invocationBody = surface.HandleCharsMax - len("inv_")
+const invocationBody = surface.HandleCharsMax - len("inv_") - handle.ReplicaChars // eight, as before replicas
 
 func (p *Pipeline) newID() string {
 	return "inv_" + p.ids.Encode(p.seq.Add(1))
@@ -330,6 +336,9 @@ func DecodeChild(tool string, raw []byte) (surface.Args, *surface.DecodeError) {
 }
 
 func (p *Pipeline) run(ctx context.Context, inv *Invocation, entry *surface.Tool, h any, args surface.Args, start time.Time) Result {
+	if r := p.otherReplica(args); r != nil { // replica.go
+		return p.finish(inv, start, args, nil, surface.Outcome{Refusal: r})
+	}
 	needs := args.Needs()
 	if r := inv.Authority.Admit(needs); r != nil {
 		return p.finish(inv, start, args, nil, surface.Outcome{Refusal: r})

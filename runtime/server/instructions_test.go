@@ -25,12 +25,21 @@ func postModern(t *testing.T, url, token, body string) json.RawMessage {
 	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
 	var head struct {
 		Method string
-		Params struct{ Name string }
+		Params struct {
+			Name      string
+			Arguments struct{ Tab, Target any }
+		}
 	}
 	_ = json.Unmarshal([]byte(body), &head)
 	req.Header.Set("Mcp-Method", head.Method)
 	if head.Params.Name != "" {
 		req.Header.Set("Mcp-Name", head.Params.Name)
+	}
+	// What a 2026-07-28 client mirrors of the tools' x-mcp-header fields.
+	for name, v := range map[string]any{"Tab": head.Params.Arguments.Tab, "Target": head.Params.Arguments.Target} {
+		if s, ok := v.(string); ok {
+			req.Header.Set("Mcp-Param-"+name, s)
+		}
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)

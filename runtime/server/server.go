@@ -13,8 +13,10 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
+	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
+	"github.com/ghostlight-dev/ghostlight/runtime/metrics"
 	operatorverbs "github.com/ghostlight-dev/ghostlight/runtime/operator"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools"
@@ -40,6 +42,10 @@ type Config struct {
 	// Journal is the durable audit every record is written to before the
 	// call answers (an *audit.Writer; nil: none).
 	Journal pipeline.Journal
+	// Replica is this server's replica name (serve --replica): every handle
+	// it mints carries it, and a handle of another replica is refused
+	// other_replica. "" picks a random one (Server.Replica says which).
+	Replica string
 	// Surface selects the tools served (ghostlight serve --surface):
 	// SurfaceGhostlight (the default), SurfaceOperator or SurfaceAll.
 	Surface string
@@ -79,6 +85,7 @@ type Server struct {
 	// The catalogs served (Config.Surface).
 	ghostlight, operator bool
 	self                 *selfHosts // listeners under the self-host ceiling (selfhosts.go)
+	metrics              *metrics.Metrics
 }
 
 // New builds a server; nothing starts the browser until a call needs it.
@@ -118,9 +125,22 @@ func New(cfg Config) (*Server, error) {
 	if policy == nil {
 		policy = func() *governance.Authority { return auth }
 	}
+	if cfg.Replica == "" {
+		cfg.Replica = handle.NewReplica()
+	}
+	if err := handle.CheckReplica(cfg.Replica); err != nil {
+		return nil, err
+	}
+	cfg.Browser.Replica = cfg.Replica
 	self := &selfHosts{}
 	self.watchEndpoint(&cfg.Browser)
 	b := browser.New(cfg.Browser)
+	m := metrics.New(gaugesOf(b)) // ops.go
+	cfg.Audit = metered(m, cfg.Audit)
+	journal := cfg.Journal // the workbench asks the journal itself
+	if cfg.Journal != nil {
+		cfg.Journal = timedJournal{cfg.Journal, m}
+	}
 	h, err := tools.New(tools.Options{Browser: b, Logger: cfg.Logger, WithheldNames: cfg.WithheldNames})
 	if err != nil {
 		b.Close()
@@ -133,8 +153,8 @@ func New(cfg Config) (*Server, error) {
 	if verbs {
 		more = append(more, operatorverbs.Surface())
 	}
-	p := pipeline.New(pipeline.Options{Handler: h, Authority: policy, Audit: cfg.Audit, Journal: cfg.Journal, Logger: cfg.Logger, Surfaces: more})
-	s := &Server{browser: b, handler: h, pipeline: p, log: cfg.Logger, policy: policy, journal: cfg.Journal, ghostlight: ghostlight, operator: verbs, self: self}
+	p := pipeline.New(pipeline.Options{Handler: h, Authority: policy, Audit: cfg.Audit, Journal: cfg.Journal, Logger: cfg.Logger, Surfaces: more, Replica: cfg.Replica})
+	s := &Server{browser: b, handler: h, pipeline: p, log: cfg.Logger, policy: policy, journal: journal, ghostlight: ghostlight, operator: verbs, self: self, metrics: m}
 	e, err := mcpedge.New(dispatcher{s}, mcpedge.Options{Name: "ghostlight", Version: cfg.Version, Logger: cfg.Logger, Limits: EdgeLimits(),
 		Advertise: advertise(policy), RootsWait: surface.RootsRequestMsMax * time.Millisecond,
 		Instructions: surface.TextServerInstructions})
@@ -158,6 +178,7 @@ func EdgeLimits() mcpedge.Limits {
 		LogValueChars:       surface.LogValueCharsMax,
 		StatelessIdle:       surface.StatelessIdleMsMax * time.Millisecond,
 		StatelessPrincipals: surface.StatelessPrincipalsMax,
+		DrainRetryAfter:     surface.DrainRetryAfterMsMax * time.Millisecond,
 	}
 }
 

@@ -86,7 +86,7 @@ func TestHandlesAreCompactAndSessionBound(t *testing.T) {
 // session's table; the session issued them, so they read as stale (inspect
 // again), while a number it never issued reads as unknown.
 func TestDroppedTargetIsStale(t *testing.T) {
-	ts := newTargets()
+	ts := newTargets("r01")
 	first := ts.mint(targetRef{tab: "tab_x", gen: 1, id: 1})
 	if _, st := ts.lookup(first); st != targetBound {
 		t.Fatalf("fresh handle: %v", st)
@@ -102,7 +102,7 @@ func TestDroppedTargetIsStale(t *testing.T) {
 		t.Fatalf("latest handle: %+v %v", ref, st)
 	}
 	// A table that issued nothing (another session's) never takes it for its own.
-	if _, st := newTargets().lookup(first); st != targetUnknown {
+	if _, st := newTargets("r01").lookup(first); st != targetUnknown {
 		t.Fatalf("a table that issued nothing took a handle for its own: %v", st)
 	}
 	if _, st := ts.lookup("target_zz"); st != targetUnknown {

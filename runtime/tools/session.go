@@ -37,7 +37,7 @@ type world struct {
 }
 
 func newSession(h *Handler, id string) *session {
-	return &session{h: h, ws: h.b.Workspace(id), worlds: map[*browser.Tab]*world{}, views: newViews(), targets: newTargets(), snapshots: map[string]*snapshot{}}
+	return &session{h: h, ws: h.b.Workspace(id), worlds: map[*browser.Tab]*world{}, views: newViews(h.b.Replica()), targets: newTargets(h.b.Replica()), snapshots: map[string]*snapshot{}}
 }
 
 // world returns the isolated world of the tab's current page, making a new

@@ -6,10 +6,10 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 )
 
-// A snapshot handle is "snap_" and seven base62 characters: the session's
+// A snapshot handle is "snap_", the replica's name and seven base62 characters: the session's
 // snapshot number under its own key (runtime/handle). Snapshots are only
 // ever returned, never taken as input.
-const snapBody = surface.HandleCharsMax - len(surface.HandlePrefixSnapshot) - 1
+const snapBody = surface.HandleCharsMax - len(surface.HandlePrefixSnapshot) - 1 - handle.ReplicaChars
 
 // snapshot is the current document-scope inspect result of one tab, kept to
 // diff the next one against. A newer snapshot of the tab supersedes it, so
@@ -27,7 +27,7 @@ func (s *session) recordSnapshot(tab string, gen uint64, tree pagejs.Tree) (cur,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.snapCodec == nil {
-		s.snapCodec = handle.New(snapBody)
+		s.snapCodec = handle.NewTagged(snapBody, s.h.b.Replica())
 	}
 	s.snapSeq++
 	cur = &snapshot{handle: surface.HandlePrefixSnapshot + "_" + s.snapCodec.Encode(s.snapSeq), gen: gen, tree: tree}

@@ -40,10 +40,12 @@ type targets struct {
 	byRef map[targetRef]uint64
 }
 
-const targetBody = surface.HandleCharsMax - len(surface.HandlePrefixTarget) - 1
+// targetBody: the handle_chars bound less the prefix, its underscore and
+// the replica's name (runtime/handle/replica.go).
+const targetBody = surface.HandleCharsMax - len(surface.HandlePrefixTarget) - 1 - handle.ReplicaChars
 
-func newTargets() *targets {
-	return &targets{codec: handle.New(targetBody), byRef: map[targetRef]uint64{}}
+func newTargets(replica string) *targets {
+	return &targets{codec: handle.NewTagged(targetBody, replica), byRef: map[targetRef]uint64{}}
 }
 
 // mint returns the handle of ref, issuing a number when it has none.
@@ -55,7 +57,7 @@ func (ts *targets) mint(ref targetRef) string {
 		if ts.next == ts.codec.Capacity() {
 			// Every number was issued: start a new table under a new key
 			// (older handles then read as unknown) rather than reuse one.
-			*ts = targets{codec: handle.New(targetBody), byRef: map[targetRef]uint64{}}
+			*ts = targets{codec: handle.NewTagged(targetBody, ts.codec.Tag()), byRef: map[targetRef]uint64{}}
 		}
 		n = ts.next
 		ts.next++

@@ -43,9 +43,9 @@ type recordings struct {
 	codec *handle.Codec // the session's key for recording handles
 }
 
-// A recording handle is "rec_" and eight base62 characters: the session's
+// A recording handle is "rec_", the replica's name and eight base62 characters: the session's
 // recording number under its own key (runtime/handle).
-const recordBody = surface.HandleCharsMax - len(surface.HandlePrefixRecording) - 1
+const recordBody = surface.HandleCharsMax - len(surface.HandlePrefixRecording) - 1 - handle.ReplicaChars
 
 type recording struct {
 	handle string
@@ -57,7 +57,7 @@ func (s *session) recs() *recordings {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.recordings == nil {
-		s.recordings = &recordings{byID: map[string]*recording{}, codec: handle.New(recordBody)}
+		s.recordings = &recordings{byID: map[string]*recording{}, codec: handle.NewTagged(recordBody, s.h.b.Replica())}
 	}
 	return s.recordings
 }

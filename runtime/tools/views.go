@@ -31,11 +31,11 @@ type viewEntry struct {
 	data   []byte
 }
 
-func newViews() *views {
-	return &views{codec: handle.New(viewBody), byID: map[string]*viewEntry{}}
+func newViews(replica string) *views {
+	return &views{codec: handle.NewTagged(viewBody, replica), byID: map[string]*viewEntry{}}
 }
 
-const viewBody = surface.HandleCharsMax - len(surface.HandlePrefixView) - 1
+const viewBody = surface.HandleCharsMax - len(surface.HandlePrefixView) - 1 - handle.ReplicaChars
 
 func (v *views) add(tab string, view capture.View, mime string, data []byte) *viewEntry {
 	v.mu.Lock()

@@ -26,6 +26,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/registry"
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
+	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
 	"github.com/ghostlight-dev/ghostlight/runtime/server"
 )
@@ -77,6 +78,8 @@ type serveFlags struct {
 	headful, withholdNames, allowRemote                                        bool
 	allowHosts, allowOrigins                                                   list
 	workbench                                                                  string // --workbench ADDR (workbench_cmd.go)
+	metrics                                                                    string // --metrics ADDR: /metrics on a loopback listener of its own
+	replica                                                                    string // --replica NAME (handles carry it)
 }
 
 type list []string
@@ -106,6 +109,8 @@ func serve(args []string) error {
 	surfaceSel := fs.String("surface", server.SurfaceGhostlight, "tools to serve: ghostlight (its own), operator (the Operator class profile's verbs) or all")
 	fs.StringVar(&f.demoAddr, "demo-addr", "", "also serve the built-in demo page on this loopback address")
 	fs.StringVar(&f.workbench, "workbench", "", "serve the person's workbench (policy, activity, live tabs, credential handoffs) on this loopback address; with --http it is also at /workbench")
+	fs.StringVar(&f.replica, "replica", os.Getenv("GHOSTLIGHT_REPLICA"), fmt.Sprintf("this server's replica name, %d letters or digits, carried by every handle it mints so a router can send a handle's calls here (env GHOSTLIGHT_REPLICA); default a random one, printed at start", handle.ReplicaChars))
+	fs.StringVar(&f.metrics, "metrics", "", "serve /metrics on this loopback address instead of behind --http's bearer token")
 	auditPath := fs.String("audit-path", os.Getenv("GHOSTLIGHT_AUDIT_PATH"), "append the audit to this JSON-lines file (env GHOSTLIGHT_AUDIT_PATH); default $XDG_STATE_HOME/ghostlight/audit.jsonl")
 	vp := viewport{surface.ViewportWidthDefault, surface.ViewportHeightDefault}
 	fs.Var(&vp, "viewport", fmt.Sprintf("viewport of the launched browser's windows, WIDTHxHEIGHT CSS px (%d-%d x %d-%d)",
@@ -173,6 +178,7 @@ func serve(args []string) error {
 		Logger:        log,
 		Version:       currentBuild().Version,
 		Surface:       *surfaceSel,
+		Replica:       f.replica,
 	})
 	if err != nil {
 		return err
@@ -204,10 +210,25 @@ func serve(args []string) error {
 		log.Info("ghostlight serving MCP on stdio", "version", currentBuild().Version)
 		return srv.Edge().ServeStdio(ctx, os.Stdin, os.Stdout)
 	}
+	// Printed whatever the log level: a router's configuration names it.
+	fmt.Fprintf(os.Stderr, "ghostlight: replica %s\n", srv.Replica())
 	if f.token == "" {
 		log.Warn("serving MCP over HTTP without a bearer token (--insecure-no-token): any local process can drive the browser")
 	}
-	h := srv.Edge().HTTPHandler(mcpedge.HTTPOptions{BearerToken: f.token, AllowedHosts: f.allowHosts, AllowedOrigins: f.allowOrigins, Workbench: wb.handler()})
+	hopts := mcpedge.HTTPOptions{BearerToken: f.token, AllowedHosts: f.allowHosts, AllowedOrigins: f.allowOrigins, Workbench: wb.handler(),
+		Ready: srv.Ready, ReadyWait: time.Duration(surface.ReadyzMsMax) * time.Millisecond}
+	if f.metrics == "" {
+		hopts.Metrics = srv.Metrics().Handler() // behind the token
+	}
+	h := srv.Edge().HTTPHandler(hopts)
+	// SIGTERM drains (drain.go): the listener outlives the signal until the
+	// calls at work finish, then the deferred Close takes the browser.
+	listenCtx := drainOnSignal(ctx, srv, log)
+	if f.metrics != "" {
+		if err := serveMetrics(listenCtx, f.metrics, srv.Metrics().Handler(), log); err != nil {
+			return err
+		}
+	}
 	var opts []mcpedge.ListenOption
 	if f.allowRemote {
 		opts = append(opts, mcpedge.AllowNonLoopback())
@@ -217,7 +238,7 @@ func serve(args []string) error {
 		log.Info("ghostlight serving MCP over HTTP", "url", "http://"+a.String()+mcpedge.MCPPath, "version", currentBuild().Version)
 		wb.mounted(a)
 	}))
-	err = mcpedge.ListenAndServe(ctx, f.http, h, opts...)
+	err = mcpedge.ListenAndServe(listenCtx, f.http, h, opts...)
 	if errors.Is(err, http.ErrServerClosed) || errors.Is(err, context.Canceled) {
 		return nil
 	}

@@ -48,6 +48,7 @@ var serveGroups = []struct {
 	{"Browser", []string{"browser", "browser-endpoint", "startup", "headful", "viewport"}},
 	{"Policy, tools and audit", []string{"allow-downloads", "withhold-target-names", "surface", "audit-path"}},
 	{"Workbench and demo", []string{"workbench", "demo-addr"}},
+	{"Operations (replicas, metrics)", []string{"replica", "metrics"}},
 	{"Logging", []string{"log-level"}},
 }
 
