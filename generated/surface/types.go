@@ -59,6 +59,9 @@ type Args interface {
 	TabHandle() string
 	SetTab(tab string)
 	Branch() string
+	Timeout() (int, bool)
+	SetTimeout(ms int)
+	TargetHint() string
 }
 
 // Image is one bounded image content block.
