@@ -2,8 +2,14 @@ package conformance
 
 import (
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -74,6 +80,8 @@ func pkgImports(t *testing.T, pattern string, withTests bool) map[string][]strin
 // only through the executor's API. No non-test file of runtime/tools imports
 // rod or its protocol package: settling, page JS and DOM queries live under
 // runtime/browser. (Tests may reach the browser directly, as a harness.)
+// Nor does one hold a page program in a string literal: page JS lives in
+// runtime/browser/pagejs.
 func TestHandlersHoldNoBrowserBehaviour(t *testing.T) {
 	for pkg, imps := range pkgImports(t, "../runtime/tools/...", false) {
 		for _, imp := range imps {
@@ -82,7 +90,37 @@ func TestHandlersHoldNoBrowserBehaviour(t *testing.T) {
 			}
 		}
 	}
+	files, _ := filepath.Glob("../runtime/tools/*.go")
+	fset := token.NewFileSet()
+	read := 0
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read++
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			if v, err := strconv.Unquote(lit.Value); err == nil && pageJS.MatchString(v) {
+				t.Errorf("%s: page JS in a string literal (%.60q): it belongs in runtime/browser/pagejs", fset.Position(lit.Pos()), v)
+			}
+			return true
+		})
+	}
+	if read < 20 {
+		t.Fatalf("read %d handler files; the glob is wrong", read)
+	}
 }
+
+// pageJS is what page code looks like and no sentence of a handler does: a
+// function expression, an arrow, or a reach into the page's globals.
+var pageJS = regexp.MustCompile(`function\s*\(|\)\s*=>|\b(document|window)\.[a-zA-Z]|getComputedStyle|querySelector|elementFromPoint|\bscroll[XY]\b`)
 
 // TestExecutorImportsOnlyGeneratedSurface: the executor (runtime/browser/...)
 // may import, of this module, only itself and the generated surface's

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -189,34 +188,11 @@ func (ac *act) wheel(ctx context.Context, a *surface.BrowserScrollArgs, f *surfa
 	return nil
 }
 
-// offsetsJS reads the scroll offsets of what a wheel at (x, y) scrolls: the
-// nearest scrollable ancestor of the element there, else the window.
-const offsetsJS = `function (x, y) {
-  var el = document.elementFromPoint(x, y);
-  for (var n = el; n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
-    var cs = getComputedStyle(n);
-    if ((/(auto|scroll|overlay)/.test(cs.overflowY) && n.scrollHeight > n.clientHeight) ||
-        (/(auto|scroll|overlay)/.test(cs.overflowX) && n.scrollWidth > n.clientWidth))
-      return { x: n.scrollLeft, y: n.scrollTop, maxY: n.scrollHeight - n.clientHeight };
-  }
-  var d = document.scrollingElement || document.documentElement;
-  return { x: scrollX, y: scrollY, maxY: d.scrollHeight - innerHeight };
-}`
-
-type offsets struct {
-	X    float64 `json:"x"`
-	Y    float64 `json:"y"`
-	MaxY float64 `json:"maxY"`
-}
+// offsets are the scroll offsets of what a wheel at a point scrolls.
+type offsets = pagejs.WheelOffsets
 
 func offsetsAt(ctx context.Context, ac *act, css input.Point) (offsets, error) {
-	var o offsets
-	raw, err := ac.w.Call(ctx, offsetsJS, css.X, css.Y)
-	if err != nil {
-		return o, err
-	}
-	err = json.Unmarshal(raw, &o)
-	return o, err
+	return pagejs.WheelOffsetsAt(ctx, ac.w, css.X, css.Y)
 }
 
 // followScroll reads the offsets while a wheel scroll lands (it may animate
