@@ -12,6 +12,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"net/netip"
 	"slices"
 	"sort"
@@ -197,12 +198,7 @@ func wasWere(n int) string {
 	return "were"
 }
 
-func layerWords(layer string) string {
-	if layer == "" {
-		return "host rules"
-	}
-	return "the " + layer + " layer's host rules"
-}
+func layerWords(layer string) string { return language.LayerHostRules(layer) }
 
 // executorSocketRules are governance's WebSocket rules in the executor's type.
 func executorSocketRules(rules []governance.SocketRule) []browser.SocketRule {

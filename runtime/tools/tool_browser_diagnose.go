@@ -25,7 +25,7 @@ func (h *Handler) BrowserDiagnose(ctx context.Context, a *surface.BrowserDiagnos
 	defer cancel()
 	after, ok := parseCursor(a.After)
 	if !ok {
-		return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Message: "after must be a next_cursor from browser_diagnose"})
+		return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Message: language.MsgNotACursor})
 	}
 	t, r := s.tab(ctx, a.Tab, "")
 	if r != nil {

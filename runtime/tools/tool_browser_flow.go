@@ -24,7 +24,7 @@ import (
 func (h *Handler) BrowserFlow(ctx context.Context, a *surface.BrowserFlowArgs) (*surface.BrowserFlowFacts, surface.Outcome) {
 	inv := pipeline.FromContext(ctx)
 	if inv == nil {
-		return nil, refused(&surface.Refusal{Reason: surface.ReasonInternal, Message: "a flow runs only inside an invocation"})
+		return nil, refused(&surface.Refusal{Reason: surface.ReasonInternal, Message: language.MsgFlowOutsideInvocation})
 	}
 	c, ctx, cancel := pipeline.NewComposite(ctx, inv, callCeiling, a.TimeoutMs)
 	defer cancel()
@@ -81,7 +81,7 @@ func runStep(ctx context.Context, c *pipeline.Composite, st *surface.FlowStep, e
 	tool := string(st.Tool)
 	args, _, unresolved := resolveRefs(st.Arguments, envs)
 	if unresolved != "" {
-		return c.Refuse(tool, &surface.Refusal{Reason: surface.ReasonFlowRefUnresolved, Message: "reference " + unresolved + " does not resolve"})
+		return c.Refuse(tool, &surface.Refusal{Reason: surface.ReasonFlowRefUnresolved, Message: language.RefUnresolved(unresolved)})
 	}
 	decoded, derr := pipeline.DecodeChild(tool, args)
 	if derr != nil {
@@ -90,7 +90,7 @@ func runStep(ctx context.Context, c *pipeline.Composite, st *surface.FlowStep, e
 	if !c.Bound(st.ID, decoded) {
 		ceil := c.CeilingMs()
 		return c.Refuse(tool, &surface.Refusal{Reason: surface.ReasonTimeout, Limit: strconv.Itoa(ceil),
-			Message: fmt.Sprintf("the flow's %d ms ceiling ran out before this step began", ceil)})
+			Message: language.FlowCeilingRanOut(ceil)})
 	}
 	return c.Run(ctx, tool, decoded)
 }
@@ -103,7 +103,7 @@ func (h *Handler) dryStep(inv *pipeline.Invocation, st *surface.FlowStep, tab st
 	tool := string(st.Tool)
 	args, refs, bad := standIns(tool, st.Arguments, earlier)
 	if bad != "" {
-		return inv.Refuse(tool, &surface.Refusal{Reason: surface.ReasonFlowRefUnresolved, Message: "reference " + bad + " does not name an earlier step"}), nil
+		return inv.Refuse(tool, &surface.Refusal{Reason: surface.ReasonFlowRefUnresolved, Message: language.RefNotEarlier(bad)}), nil
 	}
 	decoded, derr := pipeline.DecodeChild(tool, args)
 	if derr != nil {

@@ -22,7 +22,7 @@ func (h *Handler) BrowserSequence(ctx context.Context, a *surface.BrowserSequenc
 	s := h.session(ctx)
 	inv := pipeline.FromContext(ctx)
 	if inv == nil {
-		return nil, refused(&surface.Refusal{Reason: surface.ReasonInternal, Message: "a sequence runs only inside an invocation"})
+		return nil, refused(&surface.Refusal{Reason: surface.ReasonInternal, Message: language.MsgSequenceOutsideInvocation})
 	}
 	c, ctx, cancel := pipeline.NewComposite(ctx, inv, callCeiling, a.TimeoutMs)
 	defer cancel()

@@ -64,7 +64,7 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 		case it.State.Disabled:
 			return &surface.Refusal{Reason: surface.ReasonTargetDisabled, Pointer: pointer}
 		case !it.Editable || it.State.ReadOnly:
-			return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: "the target does not take typed text"}
+			return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: language.MsgNotTypable}
 		}
 		el := ac.element(it.Role, it.Name)
 		if f.Target == "" {
@@ -151,7 +151,7 @@ func (ac *act) typeUnseen(ctx context.Context, a *surface.BrowserTypeTextArgs, f
 		return r
 	}
 	if rc.Tag != "input" && rc.Tag != "textarea" || a.ClearFirst {
-		return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: "no editable control has focus"}
+		return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: language.MsgNoFocusedEditable}
 	}
 	rec.Verb = typedVerb(false, 0, total)
 	rec.Object = language.FocusedField
