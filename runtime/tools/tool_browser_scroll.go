@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
@@ -22,10 +21,6 @@ func scrollFraction(amount string) float64 {
 
 // wheelTickPx is one wheel tick's delta in CSS px (spec: wheel_tick_px).
 const wheelTickPx = surface.WheelTickPxMax
-
-// scrollPoll spaces the reads of a scroll position that may still be moving
-// (wheel scrolling can animate).
-const scrollPoll = surface.ScrollPollMsMax * time.Millisecond
 
 // BrowserScroll reveals a target, scrolls the page by an amount, or turns
 // the mouse wheel at a point of a current view.
@@ -172,7 +167,7 @@ func (ac *act) wheel(ctx context.Context, a *surface.BrowserScrollArgs, f *surfa
 		return r
 	}
 	goal := min(max(before.Y+dy*float64(ticks), 0), max(before.MaxY, 0))
-	after := followScroll(ctx, ac, css, before, goal)
+	after := pagejs.FollowWheel(ctx, ac.w, css.X, css.Y, before, goal)
 	f.Scrolled, f.ScrollX, f.ScrollY = after.X != before.X || after.Y != before.Y, px(after.X), px(after.Y)
 	dir := "down"
 	if dy < 0 {
@@ -193,34 +188,6 @@ type offsets = pagejs.WheelOffsets
 
 func offsetsAt(ctx context.Context, ac *act, css input.Point) (offsets, error) {
 	return pagejs.WheelOffsetsAt(ctx, ac.w, css.X, css.Y)
-}
-
-// followScroll reads the offsets while a wheel scroll lands (it may animate
-// over several frames): until they reach the goal, or stop moving for the
-// quiet window after moving, or never move within settle_dom_ms.
-func followScroll(ctx context.Context, ac *act, css input.Point, before offsets, goal float64) offsets {
-	cur, last, moved := before, time.Now(), false
-	for ctx.Err() == nil && math.Abs(cur.Y-goal) >= 1 {
-		patience := time.Duration(surface.SettleQuietMsMax) * time.Millisecond
-		if !moved {
-			patience = time.Duration(surface.SettleDomMsMax) * time.Millisecond
-		}
-		if time.Since(last) >= patience {
-			break
-		}
-		select {
-		case <-time.After(scrollPoll):
-		case <-ctx.Done():
-		}
-		o, err := offsetsAt(ctx, ac, css)
-		if err != nil {
-			break
-		}
-		if o.X != cur.X || o.Y != cur.Y {
-			cur, last, moved = o, time.Now(), true
-		}
-	}
-	return cur
 }
 
 func px(v float64) int { return int(math.Round(v)) }

@@ -3,6 +3,10 @@ package pagejs
 import (
 	"context"
 	"encoding/json"
+	"math"
+	"time"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // Small page programs run as one function call, outside the installed API
@@ -39,6 +43,38 @@ func WheelOffsetsAt(ctx context.Context, w *World, x, y float64) (WheelOffsets, 
 	}
 	err = json.Unmarshal(raw, &o)
 	return o, err
+}
+
+// wheelPoll spaces the reads of a scroll position that may still be moving.
+const wheelPoll = surface.ScrollPollMsMax * time.Millisecond
+
+// FollowWheel reads the offsets at (x, y) while a wheel scroll lands (it
+// may animate over several frames): until they reach the goal, or stop
+// moving for the quiet window after moving, or never move within
+// settle_dom_ms. It returns the last offsets read.
+func FollowWheel(ctx context.Context, w *World, x, y float64, before WheelOffsets, goal float64) WheelOffsets {
+	cur, last, moved := before, time.Now(), false
+	for ctx.Err() == nil && math.Abs(cur.Y-goal) >= 1 {
+		patience := time.Duration(surface.SettleQuietMsMax) * time.Millisecond
+		if !moved {
+			patience = time.Duration(surface.SettleDomMsMax) * time.Millisecond
+		}
+		if time.Since(last) >= patience {
+			break
+		}
+		select {
+		case <-time.After(wheelPoll):
+		case <-ctx.Done():
+		}
+		o, err := WheelOffsetsAt(ctx, w, x, y)
+		if err != nil {
+			break
+		}
+		if o.X != cur.X || o.Y != cur.Y {
+			cur, last, moved = o, time.Now(), true
+		}
+	}
+	return cur
 }
 
 // caretEndJS puts the caret at the end of the focused control, as a person
