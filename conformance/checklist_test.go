@@ -2,6 +2,10 @@ package conformance
 
 import (
 	"bufio"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -150,4 +154,66 @@ func holds(t *testing.T, path, want string) bool {
 		}
 	}
 	return false
+}
+
+// argsSwitches are the type switches over tools' Args that stay, each with
+// why: they say what a tool means, not how a composite prepares it.
+var argsSwitches = map[string]string{
+	// The values a call writes (the origin guard): a tool's own semantics.
+	// A candidate for a generated accessor from spec/ (a field's "writes" fact).
+	"writeValues": "runtime/pipeline/origin.go",
+}
+
+// TestNoArgsSwitch: no handwritten code chooses by a tool's Args type, so a
+// new tool cannot be forgotten by a switch; what composites need of a step
+// is generated on every Args (SetTab, Timeout/SetTimeout, TargetHint).
+func TestNoArgsSwitch(t *testing.T) {
+	fset := token.NewFileSet()
+	n := 0
+	err := filepath.WalkDir("../runtime", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		n++
+		fn := ""
+		ast.Inspect(f, func(x ast.Node) bool {
+			if d, ok := x.(*ast.FuncDecl); ok {
+				fn = d.Name.Name
+			}
+			sw, ok := x.(*ast.TypeSwitchStmt)
+			if !ok {
+				return true
+			}
+			args := 0
+			for _, cl := range sw.Body.List {
+				for _, e := range cl.(*ast.CaseClause).List {
+					if sel, ok := unstar(e).(*ast.SelectorExpr); ok && strings.HasSuffix(sel.Sel.Name, "Args") {
+						args++
+					}
+				}
+			}
+			if args > 1 && argsSwitches[fn] != filepath.ToSlash(strings.TrimPrefix(path, "../")) {
+				t.Errorf("%s: a type switch over %d tools' Args; generate what it needs on every Args (gen/emit/golang_tool.go compositeAccessors)", fset.Position(sw.Pos()), args)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 100 {
+		t.Fatalf("read %d runtime files; the walk is wrong", n)
+	}
+}
+
+func unstar(e ast.Expr) ast.Expr {
+	if s, ok := e.(*ast.StarExpr); ok {
+		return s.X
+	}
+	return e
 }

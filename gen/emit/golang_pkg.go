@@ -307,6 +307,9 @@ func (g *goGen) typesFile() *jen.File {
 		jen.Id("Handles").Params().Index().String(),
 		jen.Id("SetTab").Params(jen.Id("tab").String()),
 		jen.Id("Branch").Params().String(),
+		jen.Id("Timeout").Params().Params(jen.Int(), jen.Bool()),
+		jen.Id("SetTimeout").Params(jen.Id("ms").Int()),
+		jen.Id("TargetHint").Params().String(),
 	)
 	f.Comment("Image is one bounded image content block.")
 	f.Type().Id("Image").Struct(

@@ -422,4 +422,42 @@ func (g *goGen) methods(f *jen.File, t *ir.Tool, args string) {
 	}
 	f.Comment("SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.")
 	f.Func().Params(recv()).Id("SetTab").Params(jen.Id("tab").String()).Block(set...)
+	g.compositeAccessors(f, t, recv)
+}
+
+// compositeAccessors are what a composite (pipeline.Composite) reads and
+// sets on a step, so no step is edited as raw JSON or a map and no switch
+// over tools can forget one: its timeout_ms, and the target handle that
+// names its tab.
+func (g *goGen) compositeAccessors(f *jen.File, t *ir.Tool, recv func() *jen.Statement) {
+	get := []jen.Code{jen.Return(jen.Lit(0), jen.False())}
+	set := []jen.Code{}
+	if fl := t.Input("timeout_ms"); fl != nil && fl.Type == ir.TypeInteger {
+		get = []jen.Code{jen.Return(jen.Id("o").Dot(fl.GoName), jen.True())}
+		set = []jen.Code{jen.Id("o").Dot(fl.GoName).Op("=").Id("ms")}
+	}
+	f.Comment("Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.")
+	f.Func().Params(recv()).Id("Timeout").Params().Params(jen.Int(), jen.Bool()).Block(get...)
+	f.Comment("SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.")
+	f.Func().Params(recv()).Id("SetTimeout").Params(jen.Id("ms").Int()).Block(set...)
+	hint := []jen.Code{}
+	if fl := t.Input("target"); fl != nil && fl.Type == ir.TypeString {
+		hint = append(hint, jen.Return(jen.Id("o").Dot(fl.GoName)))
+	} else {
+		for _, fl := range t.Inputs {
+			if fl.Type != ir.TypeArray || fl.Items == nil || fl.Items.Type != ir.TypeObject {
+				continue
+			}
+			for _, sub := range fl.Items.Fields {
+				if sub.Name == "target" && sub.Type == ir.TypeString {
+					hint = append(hint, jen.For(jen.List(jen.Id("_"), jen.Id("e")).Op(":=").Range().Id("o").Dot(fl.GoName)).Block(
+						jen.If(jen.Id("e").Dot(sub.GoName).Op("!=").Lit("")).Block(jen.Return(jen.Id("e").Dot(sub.GoName))),
+					))
+				}
+			}
+		}
+		hint = append(hint, jen.Return(jen.Lit("")))
+	}
+	f.Comment("TargetHint returns the first target handle the call names, which names its tab when a composite does not, or \"\".")
+	f.Func().Params(recv()).Id("TargetHint").Params().String().Block(hint...)
 }

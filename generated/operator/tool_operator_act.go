@@ -176,6 +176,19 @@ func (o *OperatorActArgs) TabHandle() string {
 // SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
 func (o *OperatorActArgs) SetTab(tab string) {}
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *OperatorActArgs) Timeout() (int, bool) {
+	return 0, false
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *OperatorActArgs) SetTimeout(ms int) {}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *OperatorActArgs) TargetHint() string {
+	return o.Target
+}
+
 // OperatorActFacts are the canonical facts of a operator_act result.
 type OperatorActFacts struct {
 	Changed   bool      `json:"changed"`              // The surface changed: its reading before and after differ, a navigation committed, a tab opened or a dialog appeared.

@@ -95,6 +95,19 @@ func (o *OperatorCaptureArgs) TabHandle() string {
 // SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
 func (o *OperatorCaptureArgs) SetTab(tab string) {}
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *OperatorCaptureArgs) Timeout() (int, bool) {
+	return 0, false
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *OperatorCaptureArgs) SetTimeout(ms int) {}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *OperatorCaptureArgs) TargetHint() string {
+	return ""
+}
+
 // OperatorCaptureFacts are the canonical facts of a operator_capture result.
 type OperatorCaptureFacts struct {
 	Width  int `json:"width"`  // Image width px.

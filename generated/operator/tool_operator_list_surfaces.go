@@ -92,6 +92,19 @@ func (o *OperatorListSurfacesArgs) TabHandle() string {
 // SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
 func (o *OperatorListSurfacesArgs) SetTab(tab string) {}
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *OperatorListSurfacesArgs) Timeout() (int, bool) {
+	return 0, false
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *OperatorListSurfacesArgs) SetTimeout(ms int) {}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *OperatorListSurfacesArgs) TargetHint() string {
+	return ""
+}
+
 // OperatorListSurfacesFacts are the canonical facts of a operator_list_surfaces result.
 type OperatorListSurfacesFacts struct {
 	Surfaces []*Surface `json:"surfaces"` // Surfaces, in tab order.

@@ -113,6 +113,19 @@ func (o *OperatorNavigateArgs) TabHandle() string {
 // SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
 func (o *OperatorNavigateArgs) SetTab(tab string) {}
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *OperatorNavigateArgs) Timeout() (int, bool) {
+	return 0, false
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *OperatorNavigateArgs) SetTimeout(ms int) {}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *OperatorNavigateArgs) TargetHint() string {
+	return ""
+}
+
 // OperatorNavigateFacts are the canonical facts of a operator_navigate result.
 type OperatorNavigateFacts struct {
 	Changed   bool      `json:"changed"`              // The surface changed: its reading before and after differ, a navigation committed, a tab opened or a dialog appeared.

@@ -130,6 +130,19 @@ func (o *OperatorPerceiveArgs) TabHandle() string {
 // SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
 func (o *OperatorPerceiveArgs) SetTab(tab string) {}
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *OperatorPerceiveArgs) Timeout() (int, bool) {
+	return 0, false
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *OperatorPerceiveArgs) SetTimeout(ms int) {}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *OperatorPerceiveArgs) TargetHint() string {
+	return ""
+}
+
 // OperatorPerceiveFacts are the canonical facts of a operator_perceive result.
 type OperatorPerceiveFacts struct {
 	Targets    []*Target `json:"targets"`               // Targets: controls in document order, or best match first.

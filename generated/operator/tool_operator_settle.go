@@ -109,6 +109,19 @@ func (o *OperatorSettleArgs) TabHandle() string {
 // SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
 func (o *OperatorSettleArgs) SetTab(tab string) {}
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *OperatorSettleArgs) Timeout() (int, bool) {
+	return 0, false
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *OperatorSettleArgs) SetTimeout(ms int) {}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *OperatorSettleArgs) TargetHint() string {
+	return ""
+}
+
 // OperatorSettleFacts are the canonical facts of a operator_settle result.
 type OperatorSettleFacts struct {
 	Readiness Readiness `json:"readiness"` // settled, changing or loading after the call.

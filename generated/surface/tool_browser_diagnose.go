@@ -237,6 +237,19 @@ func (o *BrowserDiagnoseArgs) SetTab(tab string) {
 	o.Tab = tab
 }
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *BrowserDiagnoseArgs) Timeout() (int, bool) {
+	return 0, false
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *BrowserDiagnoseArgs) SetTimeout(ms int) {}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *BrowserDiagnoseArgs) TargetHint() string {
+	return ""
+}
+
 // BrowserDiagnoseFacts are the canonical facts of a browser_diagnose result.
 type BrowserDiagnoseFacts struct {
 	Tab             string      `json:"tab"`              // Tab.

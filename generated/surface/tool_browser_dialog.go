@@ -224,6 +224,19 @@ func (o *BrowserDialogArgs) SetTab(tab string) {
 	o.Tab = tab
 }
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *BrowserDialogArgs) Timeout() (int, bool) {
+	return 0, false
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *BrowserDialogArgs) SetTimeout(ms int) {}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *BrowserDialogArgs) TargetHint() string {
+	return ""
+}
+
 // BrowserDialogFacts are the canonical facts of a browser_dialog result.
 type BrowserDialogFacts struct {
 	Tab        string     `json:"tab"`                   // Tab.

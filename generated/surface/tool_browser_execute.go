@@ -193,6 +193,21 @@ func (o *BrowserExecuteArgs) SetTab(tab string) {
 	o.Tab = tab
 }
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *BrowserExecuteArgs) Timeout() (int, bool) {
+	return o.TimeoutMs, true
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *BrowserExecuteArgs) SetTimeout(ms int) {
+	o.TimeoutMs = ms
+}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *BrowserExecuteArgs) TargetHint() string {
+	return ""
+}
+
 // BrowserExecuteFacts are the canonical facts of a browser_execute result.
 type BrowserExecuteFacts struct {
 	Tab        string     `json:"tab"`                   // Tab.

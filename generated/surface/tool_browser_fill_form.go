@@ -225,6 +225,26 @@ func (o *BrowserFillFormArgs) SetTab(tab string) {
 	o.Tab = tab
 }
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *BrowserFillFormArgs) Timeout() (int, bool) {
+	return o.TimeoutMs, true
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *BrowserFillFormArgs) SetTimeout(ms int) {
+	o.TimeoutMs = ms
+}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *BrowserFillFormArgs) TargetHint() string {
+	for _, e := range o.Fields {
+		if e.Target != "" {
+			return e.Target
+		}
+	}
+	return ""
+}
+
 // BrowserFillFormFacts are the canonical facts of a browser_fill_form result.
 type BrowserFillFormFacts struct {
 	Tab         string     `json:"tab"`                   // Tab.

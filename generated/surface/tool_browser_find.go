@@ -205,6 +205,19 @@ func (o *BrowserFindArgs) SetTab(tab string) {
 	o.Tab = tab
 }
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *BrowserFindArgs) Timeout() (int, bool) {
+	return 0, false
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *BrowserFindArgs) SetTimeout(ms int) {}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *BrowserFindArgs) TargetHint() string {
+	return ""
+}
+
 // BrowserFindFacts are the canonical facts of a browser_find result.
 type BrowserFindFacts struct {
 	Tab                string  `json:"tab"`                 // Tab.

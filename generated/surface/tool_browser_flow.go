@@ -232,6 +232,21 @@ func (o *BrowserFlowArgs) SetTab(tab string) {
 	o.Tab = tab
 }
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *BrowserFlowArgs) Timeout() (int, bool) {
+	return o.TimeoutMs, true
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *BrowserFlowArgs) SetTimeout(ms int) {
+	o.TimeoutMs = ms
+}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *BrowserFlowArgs) TargetHint() string {
+	return ""
+}
+
 // BrowserFlowFacts are the canonical facts of a browser_flow result.
 type BrowserFlowFacts struct {
 	Tab       string     `json:"tab,omitempty"` // Tab handle.

@@ -330,6 +330,21 @@ func (o *BrowserHoverArgs) SetTab(tab string) {
 	o.Tab = tab
 }
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *BrowserHoverArgs) Timeout() (int, bool) {
+	return o.TimeoutMs, true
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *BrowserHoverArgs) SetTimeout(ms int) {
+	o.TimeoutMs = ms
+}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *BrowserHoverArgs) TargetHint() string {
+	return o.Target
+}
+
 // BrowserHoverFacts are the canonical facts of a browser_hover result.
 type BrowserHoverFacts struct {
 	Tab        string     `json:"tab"`                   // Tab.

@@ -282,6 +282,19 @@ func (o *BrowserInspectArgs) SetTab(tab string) {
 	o.Tab = tab
 }
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *BrowserInspectArgs) Timeout() (int, bool) {
+	return 0, false
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *BrowserInspectArgs) SetTimeout(ms int) {}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *BrowserInspectArgs) TargetHint() string {
+	return ""
+}
+
 // BrowserInspectFacts are the canonical facts of a browser_inspect result.
 type BrowserInspectFacts struct {
 	Tab                string    `json:"tab"`                 // Tab.

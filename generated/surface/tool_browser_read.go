@@ -219,6 +219,19 @@ func (o *BrowserReadArgs) SetTab(tab string) {
 	o.Tab = tab
 }
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *BrowserReadArgs) Timeout() (int, bool) {
+	return 0, false
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *BrowserReadArgs) SetTimeout(ms int) {}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *BrowserReadArgs) TargetHint() string {
+	return o.Target
+}
+
 // BrowserReadFacts are the canonical facts of a browser_read result.
 type BrowserReadFacts struct {
 	Tab                string `json:"tab"`                 // Tab.

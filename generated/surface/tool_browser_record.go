@@ -311,6 +311,19 @@ func (o *BrowserRecordArgs) SetTab(tab string) {
 	o.Tab = tab
 }
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *BrowserRecordArgs) Timeout() (int, bool) {
+	return 0, false
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *BrowserRecordArgs) SetTimeout(ms int) {}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *BrowserRecordArgs) TargetHint() string {
+	return o.Target
+}
+
 // BrowserRecordFacts are the canonical facts of a browser_record result.
 type BrowserRecordFacts struct {
 	Tab            string `json:"tab,omitempty"`              // Tab handle.

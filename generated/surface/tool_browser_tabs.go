@@ -211,6 +211,19 @@ func (o *BrowserTabsArgs) SetTab(tab string) {
 	o.Tab = tab
 }
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *BrowserTabsArgs) Timeout() (int, bool) {
+	return 0, false
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *BrowserTabsArgs) SetTimeout(ms int) {}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *BrowserTabsArgs) TargetHint() string {
+	return ""
+}
+
 // BrowserTabsFacts are the canonical facts of a browser_tabs result.
 type BrowserTabsFacts struct {
 	Tabs          []*TabRow `json:"tabs,omitempty"`           // Controlled tabs (list).

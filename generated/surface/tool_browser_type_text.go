@@ -311,6 +311,21 @@ func (o *BrowserTypeTextArgs) SetTab(tab string) {
 	o.Tab = tab
 }
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *BrowserTypeTextArgs) Timeout() (int, bool) {
+	return o.TimeoutMs, true
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *BrowserTypeTextArgs) SetTimeout(ms int) {
+	o.TimeoutMs = ms
+}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *BrowserTypeTextArgs) TargetHint() string {
+	return o.Target
+}
+
 // BrowserTypeTextFacts are the canonical facts of a browser_type_text result.
 type BrowserTypeTextFacts struct {
 	Tab            string     `json:"tab"`                   // Tab.

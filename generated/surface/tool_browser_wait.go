@@ -364,6 +364,21 @@ func (o *BrowserWaitArgs) SetTab(tab string) {
 	o.Tab = tab
 }
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *BrowserWaitArgs) Timeout() (int, bool) {
+	return o.TimeoutMs, true
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *BrowserWaitArgs) SetTimeout(ms int) {
+	o.TimeoutMs = ms
+}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *BrowserWaitArgs) TargetHint() string {
+	return o.Target
+}
+
 // BrowserWaitFacts are the canonical facts of a browser_wait result.
 type BrowserWaitFacts struct {
 	Tab       string `json:"tab"`        // Tab.

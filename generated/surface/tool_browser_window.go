@@ -240,6 +240,19 @@ func (o *BrowserWindowArgs) SetTab(tab string) {
 	o.Tab = tab
 }
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *BrowserWindowArgs) Timeout() (int, bool) {
+	return 0, false
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *BrowserWindowArgs) SetTimeout(ms int) {}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *BrowserWindowArgs) TargetHint() string {
+	return ""
+}
+
 // BrowserWindowFacts are the canonical facts of a browser_window result.
 type BrowserWindowFacts struct {
 	Tab      string    `json:"tab"`               // Tab.

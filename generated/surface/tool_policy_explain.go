@@ -136,6 +136,19 @@ func (o *PolicyExplainArgs) TabHandle() string {
 // SetTab points the call at a tab (a composite's tab for its steps); a no-op for tools without one.
 func (o *PolicyExplainArgs) SetTab(tab string) {}
 
+// Timeout returns the call's timeout_ms (the default when it gave none); false for tools without one.
+func (o *PolicyExplainArgs) Timeout() (int, bool) {
+	return 0, false
+}
+
+// SetTimeout sets the call's timeout_ms (a composite's bound for its steps); a no-op for tools without one.
+func (o *PolicyExplainArgs) SetTimeout(ms int) {}
+
+// TargetHint returns the first target handle the call names, which names its tab when a composite does not, or "".
+func (o *PolicyExplainArgs) TargetHint() string {
+	return ""
+}
+
 // PolicyExplainFacts are the canonical facts of a policy_explain result.
 type PolicyExplainFacts struct {
 	Situation    string                  `json:"situation"`      // One sentence: what the authority allows.

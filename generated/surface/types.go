@@ -60,6 +60,9 @@ type Args interface {
 	Handles() []string
 	SetTab(tab string)
 	Branch() string
+	Timeout() (int, bool)
+	SetTimeout(ms int)
+	TargetHint() string
 }
 
 // Image is one bounded image content block.

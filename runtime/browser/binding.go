@@ -56,7 +56,8 @@ type binding struct {
 	url       string
 	title     string
 	dialog    *DialogState
-	gone      error // ErrTabClosed or ErrBrowserGone once gone
+	gone      error         // ErrTabClosed or ErrBrowserGone once gone
+	kept      map[*byte]any // per-page state of callers (kept.go), freed when gone
 	changed   chan struct{}
 	guards    map[*guardEntry]struct{}
 	visible   bool // last observed document.visibilityState == "visible"
@@ -105,6 +106,7 @@ func (bd *binding) markGone(cause error) {
 		return
 	}
 	bd.gone = cause
+	bd.kept = nil // what callers kept for this page goes with it (kept.go)
 	for g := range bd.guards {
 		g.cancel(cause)
 	}

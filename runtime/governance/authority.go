@@ -371,6 +371,30 @@ func (a *Authority) HostRequests() string {
 	return s
 }
 
+// AllRequests reports whether hosts.requests governs every request a page
+// makes (its narrow value, "all"), not only navigations.
+func (a *Authority) AllRequests() bool { return a.HostRequests() == hostsAll }
+
+// RequestSocketRules are the WebSocket rules a page's requests meet (the
+// one host matcher, SocketRules): the layers' when every request is
+// governed, none otherwise.
+func (a *Authority) RequestSocketRules() []SocketRule {
+	if !a.AllRequests() {
+		return nil
+	}
+	return SocketRules(a.Layers())
+}
+
+// hostsAll is hosts.requests' narrow value ("all"): the front of its order.
+var hostsAll = func() string {
+	for _, st := range surface.PolicySettings {
+		if st.Pointer == "/hosts/requests" && len(st.Order) > 0 {
+			return st.Order[0]
+		}
+	}
+	return ""
+}()
+
 // PreserveTabs reports the preserve-tabs interlock.
 func (a *Authority) PreserveTabs() bool {
 	for _, l := range a.layers {

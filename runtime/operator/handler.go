@@ -30,7 +30,8 @@ func Surface() pipeline.Surface {
 
 // child runs one Ghostlight tool under the verb's invocation: its arguments
 // decode with the tool's own decoder (as a composite's step does), the tab
-// is the surface, and the pipeline admits, audits and dispatches it.
+// is the surface, and the pipeline admits, audits and dispatches it, on the
+// composite path every sequence and flow step takes (pipeline.Composite).
 func child(ctx context.Context, tool, tab string, args any) pipeline.Result {
 	inv := pipeline.FromContext(ctx)
 	raw, err := json.Marshal(args)
@@ -41,10 +42,7 @@ func child(ctx context.Context, tool, tab string, args any) pipeline.Result {
 	if derr != nil {
 		return inv.Refuse(tool, derr.Refusal())
 	}
-	if tab != "" {
-		a.SetTab(tab)
-	}
-	return inv.Child(ctx, tool, a)
+	return pipeline.Children(inv, tab).Run(ctx, tool, a)
 }
 
 // refused is the outcome of a verb that a child's refusal ended: the

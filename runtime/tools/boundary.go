@@ -12,6 +12,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"net/netip"
 	"slices"
 	"sort"
@@ -43,7 +44,7 @@ func boundaryOf(a *governance.Authority) browser.Boundary {
 			}
 			return true, ""
 		},
-		All: a.HostRequests() == hostsAll,
+		All: a.AllRequests(),
 		// The self-host ceiling holds in every mode (governance/selfhosts.go).
 		Ceiling: func(host string, _ browser.RequestKind) (bool, string) {
 			if r := governance.SelfHostRefusal(host); r != nil {
@@ -55,21 +56,9 @@ func boundaryOf(a *governance.Authority) browser.Boundary {
 	}
 	// The ceiling's listeners' sockets are refused in every mode.
 	b.CeilingSockets = executorSocketRules(governance.SelfSocketRules())
-	if b.All {
-		b.Sockets = socketRules(a.Layers())
-	}
+	b.Sockets = executorSocketRules(a.RequestSocketRules())
 	return b
 }
-
-// hostsAll is hosts.requests' narrow value ("all"): the front of its order.
-var hostsAll = func() string {
-	for _, st := range surface.PolicySettings {
-		if st.Pointer == "/hosts/requests" && len(st.Order) > 0 {
-			return st.Order[0]
-		}
-	}
-	return ""
-}()
 
 type boundaryCtxKey struct{}
 
@@ -209,19 +198,9 @@ func wasWere(n int) string {
 	return "were"
 }
 
-func layerWords(layer string) string {
-	if layer == "" {
-		return "host rules"
-	}
-	return "the " + layer + " layer's host rules"
-}
+func layerWords(layer string) string { return language.LayerHostRules(layer) }
 
-// socketRules is governance's WebSocket rules (governance.SocketRules: the
-// one host matcher) in the executor's type.
-func socketRules(layers []governance.Layer) []browser.SocketRule {
-	return executorSocketRules(governance.SocketRules(layers))
-}
-
+// executorSocketRules are governance's WebSocket rules in the executor's type.
 func executorSocketRules(rules []governance.SocketRule) []browser.SocketRule {
 	var out []browser.SocketRule
 	for _, r := range rules {

@@ -49,7 +49,7 @@ func TestSocketRules(t *testing.T) {
 		}, both("*:*", false)},
 	}
 	for _, c := range cases {
-		if got := socketRules(c.layers); !reflect.DeepEqual(got, c.want) {
+		if got := executorSocketRules(governance.SocketRules(c.layers)); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s:\n got %v\nwant %v", c.name, got, c.want)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
-	"github.com/ghostlight-dev/ghostlight/runtime/browser/evidence"
 )
 
 func (h *harness) diagnose(args string) (surface.BrowserDiagnoseFacts, string) {
@@ -265,19 +264,25 @@ func TestDiagnoseRecreatedTabStartsAgain(t *testing.T) {
 	if f, _ := h.diagnose(`{}`); !f.TrackingStarted {
 		t.Fatal("first call did not start tracking")
 	}
+	h.must("browser_find", `{"text":"x","tab":"`+nav.Tab+`"}`) // the page's world
 	s := h.actSess()
-	s.mu.Lock()
-	var c *evidence.Collector
-	for tab, col := range s.evidence {
-		if tab.Handle() == nav.Tab {
-			c = col
-		}
+	tab, err := s.ws.Resolve(t.Context(), nav.Tab)
+	if err != nil {
+		t.Fatal(err)
 	}
-	s.mu.Unlock()
-	if c == nil {
+	c, ok := keptEvidence.Get(tab)
+	if !ok {
 		t.Fatal("no collector for the tab")
 	}
+	if _, ok := keptWorld.Get(tab); !ok || tab.KeptCount() != 2 {
+		t.Fatalf("the live tab keeps %d kinds of state, want its world and its collector", tab.KeptCount())
+	}
 	h.must("browser_tabs", `{"action":"close","tab":"`+nav.Tab+`"}`)
+	// Closing the tab freed what the session kept for it: nothing of it is
+	// held by the session (it has no map of tabs), and the tab keeps nothing.
+	if _, ok := keptWorld.Get(tab); ok || tab.KeptCount() != 0 {
+		t.Fatalf("a closed tab still keeps %d kinds of state", tab.KeptCount())
+	}
 	// The collector's subscription ends with the page.
 	end := time.Now().Add(5 * time.Second)
 	for !c.Ended() {

@@ -73,7 +73,7 @@ func downloadName(name string) string {
 // the call's policy denies downloads.
 func downloadsDenied(inv *pipeline.Invocation) *surface.Refusal {
 	return &surface.Refusal{Reason: surface.ReasonConstraintDenied, Pointer: "/download", Layer: downloadLayer(inv),
-		Message: "downloads are denied (policy downloads: deny; ghostlight serve --allow-downloads or a layer's downloads: \"allow\" permits them); save without download to get the GIF"}
+		Message: language.MsgDownloadsDenied}
 }
 
 // replayName is the file name a replay is downloaded under.

@@ -65,7 +65,7 @@ func refusalFor(err error, timeoutMs int) *surface.Refusal {
 	case errors.Is(err, browser.ErrDialogOpened):
 		return &surface.Refusal{Reason: surface.ReasonDialogBlocking}
 	}
-	return &surface.Refusal{Reason: surface.ReasonInternal, Message: "unexpected error"}
+	return &surface.Refusal{Reason: surface.ReasonInternal, Message: language.MsgUnexpected}
 }
 
 // worded completes r's message with what the executor leaves to this layer.
@@ -78,7 +78,7 @@ func worded(r *surface.Refusal, e refuser) {
 	if x, ok := e.(deniedBy); ok {
 		if layer, is := x.DeniedBy(); is {
 			// The host boundary failed the request inside the browser.
-			r.Message = layerWords(layer) + " stopped it before it left the browser; the tab stayed on its page"
+			r.Message = language.StoppedInBrowser(layer)
 		}
 	}
 	if x, ok := e.(aspect); ok {

@@ -11,22 +11,28 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 )
 
-// session is one MCP session's state beside its browser workspace: the
-// isolated worlds of its tabs, its views and its document snapshots.
+// session is one MCP session's state beside its browser workspace: its
+// views and its document snapshots. What belongs to one tab's page (its
+// world, runner and evidence collector) is kept on the tab (browser.Kept)
+// and freed when the page goes.
 type session struct {
 	h  *Handler
 	ws *browser.Workspace
 
 	mu         sync.Mutex
-	worlds     map[*browser.Tab]*world
 	views      *views
 	targets    *targets             // target handles (targets.go)
 	snapshots  map[string]*snapshot // by tab handle: the current document snapshot
 	snapSeq    uint64
-	snapCodec  *handle.Codec                        // snapshot handles (snapshot.go), made on first use
-	evidence   map[*browser.Tab]*evidence.Collector // browser_diagnose tracking, per tab
-	recordings *recordings                          // browser_record, made on first use
+	snapCodec  *handle.Codec // snapshot handles (snapshot.go), made on first use
+	recordings *recordings   // browser_record, made on first use
 }
+
+// keptWorld and keptEvidence are the per-page state a session keeps on a tab.
+var (
+	keptWorld    = browser.NewKept[*world]()
+	keptEvidence = browser.NewKept[*evidence.Collector]() // browser_diagnose tracking
+)
 
 // world is the isolated world of one live page target behind a tab, and
 // the script runner kept in its main world.
@@ -37,7 +43,7 @@ type world struct {
 }
 
 func newSession(h *Handler, id string) *session {
-	return &session{h: h, ws: h.b.Workspace(id), worlds: map[*browser.Tab]*world{}, views: newViews(h.b.Replica()), targets: newTargets(h.b.Replica()), snapshots: map[string]*snapshot{}}
+	return &session{h: h, ws: h.b.Workspace(id), views: newViews(h.b.Replica()), targets: newTargets(h.b.Replica()), snapshots: map[string]*snapshot{}}
 }
 
 // world returns the isolated world of the tab's current page, making a new
@@ -53,7 +59,7 @@ func (s *session) pageWorld(t *browser.Tab) *world {
 	defer s.mu.Unlock()
 	// A tab whose page just went away keeps its target id: its world's
 	// calls then fail like any call on a closed page.
-	if w := s.worlds[t]; w != nil && w.target == target {
+	if w, ok := keptWorld.Get(t); ok && w.target == target {
 		return w
 	}
 	w := &world{target: target, w: pagejs.NewWorld(page), run: input.NewRunner()}
@@ -62,6 +68,6 @@ func (s *session) pageWorld(t *browser.Tab) *world {
 	}
 	w.w.SetLimits(pagejs.Limits{NameMax: surface.TargetNameCharsMax, TitleMax: surface.TitleCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete})
 	w.w.SetFrames(frameSource(t)) // cross-origin frames of admitted hosts (boundary.go)
-	s.worlds[t] = w
+	keptWorld.Put(t, w)
 	return w
 }

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -108,7 +107,7 @@ func (s *session) targetHandle(t *browser.Tab, gen uint64, id int) string {
 
 // unknownHandle refuses a handle this session never issued.
 func unknownHandle(pointer, kind string) *surface.Refusal {
-	return &surface.Refusal{Reason: surface.ReasonUnknownHandle, Pointer: pointer, Message: "not a " + kind + " handle this session issued"}
+	return &surface.Refusal{Reason: surface.ReasonUnknownHandle, Pointer: pointer, Message: language.NotOurHandle(kind)}
 }
 
 // element resolves a target handle or a semantic selector to a live element
@@ -147,7 +146,7 @@ func (s *session) elementBy(ctx context.Context, t *browser.Tab, target string, 
 		return 0, &surface.Refusal{Reason: surface.ReasonStaleTarget, Pointer: pointer}
 	}
 	if ref.tab != t.Handle() {
-		return 0, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: pointer, Message: "that target belongs to another tab"}
+		return 0, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: pointer, Message: language.MsgTargetOtherTab}
 	}
 	if ref.gen != t.Generation() {
 		return 0, &surface.Refusal{Reason: surface.ReasonStaleTarget, Pointer: pointer}
@@ -176,7 +175,7 @@ func unknownRole(role, pointer string) *surface.Refusal {
 		}
 	}
 	return &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: pointer + "/role", Rule: surface.RuleEnum, Limit: roleNouns,
-		Message: "role " + strconv.Quote(role) + " is not a role noun; use one of " + roleNouns}
+		Message: language.NotARoleNoun(role, roleNouns)}
 }
 
 // item renders a perceived element as a fact row with a fresh handle.

@@ -25,7 +25,7 @@ func (h *Handler) BrowserDiagnose(ctx context.Context, a *surface.BrowserDiagnos
 	defer cancel()
 	after, ok := parseCursor(a.After)
 	if !ok {
-		return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Message: "after must be a next_cursor from browser_diagnose"})
+		return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Message: language.MsgNotACursor})
 	}
 	t, r := s.tab(ctx, a.Tab, "")
 	if r != nil {
@@ -85,9 +85,7 @@ func parseCursor(s string) (uint64, bool) {
 // reporting so) when the tab has none for its current page. Call it holding
 // the tab.
 func (s *session) collector(ctx context.Context, t *browser.Tab) (*evidence.Collector, bool, error) {
-	s.mu.Lock()
-	old := s.evidence[t]
-	s.mu.Unlock()
+	old, _ := keptEvidence.Get(t)
 	// A collector observes one page: it ends when the tab's page goes away
 	// (the tab was recreated behind its handle).
 	if old != nil && !old.Ended() {
@@ -97,11 +95,6 @@ func (s *session) collector(ctx context.Context, t *browser.Tab) (*evidence.Coll
 	if err != nil {
 		return nil, false, err
 	}
-	s.mu.Lock()
-	if s.evidence == nil {
-		s.evidence = map[*browser.Tab]*evidence.Collector{}
-	}
-	s.evidence[t] = c
-	s.mu.Unlock()
+	keptEvidence.Put(t, c)
 	return c, true, nil
 }

@@ -42,7 +42,7 @@ func (h *Handler) BrowserDialog(ctx context.Context, a *surface.BrowserDialogArg
 	f.DialogType = surface.DialogType(d.Type)
 	if a.Branch() == surface.BrowserDialogBranchRespond && d.Type != browser.DialogPrompt {
 		return f, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/text",
-			Message: "only a prompt dialog takes text; this one is a " + d.Type + ": accept or dismiss it"})
+			Message: language.OnlyPromptTakesText(d.Type)})
 	}
 	accept := a.Branch() != surface.BrowserDialogBranchDismiss
 	var text *string

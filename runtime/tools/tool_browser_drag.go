@@ -112,7 +112,7 @@ func (ac *act) dragTargets(ctx context.Context, a *surface.BrowserDragArgs, rec 
 		}
 		if sp.Scrolled {
 			return from, to, 0, &surface.Refusal{Reason: surface.ReasonTargetHidden, Pointer: "/destination_target",
-				Message: "the source and the destination do not fit in the viewport together"}
+				Message: language.MsgDragNoFit}
 		}
 	}
 	rec.Object = language.Target(src, ac.s.h.names) + " onto " + language.Target(dst, ac.s.h.names)

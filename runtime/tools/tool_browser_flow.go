@@ -24,11 +24,11 @@ import (
 func (h *Handler) BrowserFlow(ctx context.Context, a *surface.BrowserFlowArgs) (*surface.BrowserFlowFacts, surface.Outcome) {
 	inv := pipeline.FromContext(ctx)
 	if inv == nil {
-		return nil, refused(&surface.Refusal{Reason: surface.ReasonInternal, Message: "a flow runs only inside an invocation"})
+		return nil, refused(&surface.Refusal{Reason: surface.ReasonInternal, Message: language.MsgFlowOutsideInvocation})
 	}
-	c := newCeiling()
-	ctx, cancel := c.context(ctx)
+	c, ctx, cancel := pipeline.NewComposite(ctx, inv, callCeiling, a.TimeoutMs)
 	defer cancel()
+	c.OnTab(a.Tab)
 	for i, st := range a.Steps {
 		if r := stepRoles(st.Arguments, "/steps/"+strconv.Itoa(i)+"/arguments"); r != nil {
 			return nil, refused(r)
@@ -39,8 +39,6 @@ func (h *Handler) BrowserFlow(ctx context.Context, a *surface.BrowserFlowArgs) (
 	ids := map[string]bool{}
 	capt := &stepCapture{}
 	var deferred []string
-	applied, failed, unknown := 0, 0, 0
-	allRepeatSafe := true
 	for i, st := range a.Steps {
 		inv.Stage(fmt.Sprintf("Step %d of %d (%s): %s", i+1, len(a.Steps), st.ID, st.Tool))
 		row := &surface.FlowRow{ID: st.ID, Tool: st.Tool}
@@ -50,23 +48,15 @@ func (h *Handler) BrowserFlow(ctx context.Context, a *surface.BrowserFlowArgs) (
 			var checks []string
 			r, checks = h.dryStep(inv, st, a.Tab, ids)
 			deferred = append(deferred, checks...)
+			c.Fold(r.Envelope)
 		} else {
-			r = h.runStep(ctx, inv, st, a, envs, c)
+			r = runStep(ctx, c, st, envs)
 		}
 		ids[st.ID] = true
 		capt.record(row, r, envs)
-		switch r.Envelope.Status {
-		case surface.StatusSucceeded:
+		if r.Envelope.Status == surface.StatusSucceeded {
 			f.Completed++
-		case surface.StatusUnknown:
-			unknown++
-		default:
-			failed++
 		}
-		if r.Envelope.Effect == surface.EffectApplied || r.Envelope.Effect == surface.EffectPartial {
-			applied++
-		}
-		allRepeatSafe = allRepeatSafe && r.Envelope.RepeatSafe
 		if r.Envelope.Status != surface.StatusSucceeded && a.OnError == surface.BrowserFlowOnErrorStop {
 			f.Stopped = i < len(a.Steps)-1
 			break
@@ -79,43 +69,30 @@ func (h *Handler) BrowserFlow(ctx context.Context, a *surface.BrowserFlowArgs) (
 		r.CaptureStoppedAt, r.CaptureOmittedBytes = capt.stoppedAt, capt.omitted
 		r.RunTimeChecks = deferred
 	})
-	out := surface.Outcome{Status: surface.StatusSucceeded, Effect: surface.EffectNone, Readiness: surface.ReadinessNotApplicable, RepeatSafe: allRepeatSafe && failed == 0 && unknown == 0}
-	switch {
-	case unknown > 0:
-		out.Status, out.Effect = surface.StatusUnknown, surface.EffectUnknown
-	case failed > 0:
-		out.Status = surface.StatusFailed
-		if applied > 0 {
-			out.Effect = surface.EffectPartial
-		}
-	case applied > 0:
-		out.Effect = surface.EffectApplied
-	}
-	t := flowText(f, a.DryRun, capt, deferred, c.clipped)
+	out := surface.Outcome{Status: c.Status(), Effect: c.Effect(), Readiness: surface.ReadinessNotApplicable, RepeatSafe: c.RepeatSafe()}
+	t := flowText(f, a.DryRun, capt, deferred, c.Clipped, c.CeilingMs())
 	out.Summary, out.NextSteps = t.Summary, t.NextSteps
 	return f, out
 }
 
-// runStep resolves a step's references, gives it its bound and runs it as a
-// child of the flow.
-func (h *Handler) runStep(ctx context.Context, inv *pipeline.Invocation, st *surface.FlowStep, a *surface.BrowserFlowArgs, envs map[string]json.RawMessage, c *ceiling) pipeline.Result {
+// runStep resolves a step's references, decodes it with its tool's own
+// decoder, gives it its bound and runs it as a child of the flow.
+func runStep(ctx context.Context, c *pipeline.Composite, st *surface.FlowStep, envs map[string]json.RawMessage) pipeline.Result {
 	tool := string(st.Tool)
 	args, _, unresolved := resolveRefs(st.Arguments, envs)
 	if unresolved != "" {
-		return inv.Refuse(tool, &surface.Refusal{Reason: surface.ReasonFlowRefUnresolved, Message: "reference " + unresolved + " does not resolve"})
-	}
-	args, r := c.bound(st.ID, tool, args, a.TimeoutMs)
-	if r != nil {
-		return inv.Refuse(tool, r)
+		return c.Refuse(tool, &surface.Refusal{Reason: surface.ReasonFlowRefUnresolved, Message: language.RefUnresolved(unresolved)})
 	}
 	decoded, derr := pipeline.DecodeChild(tool, args)
 	if derr != nil {
-		return inv.Refuse(tool, derr.Refusal())
+		return c.Refuse(tool, derr.Refusal())
 	}
-	if a.Tab != "" {
-		decoded.SetTab(a.Tab)
+	if !c.Bound(st.ID, decoded) {
+		ceil := c.CeilingMs()
+		return c.Refuse(tool, &surface.Refusal{Reason: surface.ReasonTimeout, Limit: strconv.Itoa(ceil),
+			Message: language.FlowCeilingRanOut(ceil)})
 	}
-	return inv.Child(ctx, tool, decoded)
+	return c.Run(ctx, tool, decoded)
 }
 
 // dryStep decodes and classifies a step without dispatching it. A flow_ref
@@ -126,7 +103,7 @@ func (h *Handler) dryStep(inv *pipeline.Invocation, st *surface.FlowStep, tab st
 	tool := string(st.Tool)
 	args, refs, bad := standIns(tool, st.Arguments, earlier)
 	if bad != "" {
-		return inv.Refuse(tool, &surface.Refusal{Reason: surface.ReasonFlowRefUnresolved, Message: "reference " + bad + " does not name an earlier step"}), nil
+		return inv.Refuse(tool, &surface.Refusal{Reason: surface.ReasonFlowRefUnresolved, Message: language.RefNotEarlier(bad)}), nil
 	}
 	decoded, derr := pipeline.DecodeChild(tool, args)
 	if derr != nil {
@@ -176,101 +153,7 @@ func (c *stepCapture) record(row *surface.FlowRow, r pipeline.Result, envs map[s
 // callCeiling bounds a whole composite call: the contract's largest timeout.
 var callCeiling = time.Duration(surface.TimeoutMsMax) * time.Millisecond
 
-// ceilingGrace keeps the call's own context open a little past the ceiling,
-// so a step given the time left meets its own deadline, and says so, before
-// the flow's context ends under it.
-const ceilingGrace = time.Duration(surface.FlowCeilingGraceMsMax) * time.Millisecond
-
-// ceiling tracks the whole call's time against callCeiling.
-type ceiling struct {
-	end     time.Time
-	clipped []string // steps given less than their own bound
-}
-
-func newCeiling() *ceiling { return &ceiling{end: time.Now().Add(callCeiling)} }
-
-func (c *ceiling) context(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithDeadline(ctx, c.end.Add(ceilingGrace))
-}
-
-// left is the whole number of milliseconds of the ceiling still left.
-func (c *ceiling) left() int { return int(time.Until(c.end) / time.Millisecond) }
-
-// bound sets a step's timeout_ms: its own, else the composite's (0: the
-// default), clipped to what is left of the ceiling. A step with less than
-// the least timeout left is refused, naming the ceiling.
-func (c *ceiling) bound(id, tool string, args json.RawMessage, compositeMs int) (json.RawMessage, *surface.Refusal) {
-	if !takesTimeout(tool) {
-		return args, nil
-	}
-	own, given := stepTimeout(args)
-	if !given {
-		own = timeoutOr(compositeMs)
-	}
-	left := c.left()
-	if left < surface.TimeoutMsMin {
-		return nil, &surface.Refusal{Reason: surface.ReasonTimeout, Limit: strconv.Itoa(int(callCeiling / time.Millisecond)),
-			Message: fmt.Sprintf("the flow's %d ms ceiling ran out before this step began", int(callCeiling/time.Millisecond))}
-	}
-	if left < own {
-		own = left
-		c.clipped = append(c.clipped, id)
-	} else if given {
-		return args, nil
-	}
-	return withTimeout(args, own), nil
-}
-
-// stepTimeout reads a step's own timeout_ms when it gives a number.
-func stepTimeout(args json.RawMessage) (int, bool) {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(args, &m) != nil {
-		return 0, false
-	}
-	raw, ok := m["timeout_ms"]
-	if !ok {
-		return 0, false
-	}
-	n, err := strconv.Atoi(string(raw))
-	if err != nil {
-		return 0, false // the decoder refuses it
-	}
-	return n, true
-}
-
-// withTimeout sets timeout_ms in a step's argument object.
-func withTimeout(args json.RawMessage, ms int) json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(args, &m) != nil || m == nil {
-		return args // not an object: the decoder says so
-	}
-	m["timeout_ms"] = json.RawMessage(strconv.Itoa(ms))
-	b, err := json.Marshal(m)
-	if err != nil {
-		return args
-	}
-	return b
-}
-
-// takesTimeout reports whether a tool's input schema has timeout_ms.
-func takesTimeout(tool string) bool {
-	e := surface.Lookup(tool)
-	if e == nil {
-		return false
-	}
-	var def struct {
-		InputSchema struct {
-			Properties map[string]json.RawMessage `json:"properties"`
-		} `json:"inputSchema"`
-	}
-	if json.Unmarshal(e.Definition, &def) != nil {
-		return false
-	}
-	_, ok := def.InputSchema.Properties["timeout_ms"]
-	return ok
-}
-
-func flowText(f *surface.BrowserFlowFacts, dry bool, capt *stepCapture, deferred []string, clipped []string) language.Text {
+func flowText(f *surface.BrowserFlowFacts, dry bool, capt *stepCapture, deferred []string, clipped []string, ceilMs int) language.Text {
 	if dry {
 		s := fmt.Sprintf("Checked %s without running them.", language.Plural(f.Total, "step", "steps"))
 		if len(deferred) > 0 {
@@ -285,7 +168,7 @@ func flowText(f *surface.BrowserFlowFacts, dry bool, capt *stepCapture, deferred
 	}
 	if len(clipped) > 0 {
 		s += fmt.Sprintf(" Step %s had less than its own timeout left of the flow's %d ms ceiling and was given the rest.",
-			strings.Join(clipped, ", "), int(callCeiling/time.Millisecond))
+			strings.Join(clipped, ", "), ceilMs)
 	}
 	if capt.stoppedAt != "" {
 		s += fmt.Sprintf(" Step envelopes from %s on (%d bytes) were not recorded: the capture budget is %d bytes.",

@@ -52,7 +52,7 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 	if err != nil {
 		ref := refusalFor(err, a.TimeoutMs)
 		if ref.Reason == surface.ReasonHostDenied && f.Tab == "" {
-			ref.Message = layerWords(ref.Layer) + " stopped it before it left the browser, so no tab was kept"
+			ref.Message = language.StoppedInBrowserNoTab(ref.Layer)
 			ref.Tab = ""
 		}
 		if f.Tab == "" {

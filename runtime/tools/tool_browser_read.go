@@ -45,7 +45,7 @@ func (h *Handler) BrowserRead(ctx context.Context, a *surface.BrowserReadArgs) (
 					return d // names the host and the deciding layer
 				}
 			}
-			return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: language.Host(f.URL), Message: "the page left the hosts this call may reach"}
+			return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: language.Host(f.URL), Message: language.MsgPageLeftHosts}
 		}
 		f.Text, f.Truncated, f.Mode = res.Text, res.Truncated, res.ModeUsed
 		f.DocumentGeneration = int(gen)

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -75,7 +74,7 @@ func (rs *recordings) resolve(handle string) (*recording, *surface.Refusal) {
 		if rec := rs.byID[handle]; rec != nil {
 			return rec, nil
 		}
-		return nil, &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Message: "that recording is not one of this session's"}
+		return nil, &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Message: language.MsgRecordingNotOurs}
 	}
 	var found []*recording
 	for _, rec := range rs.byID {
@@ -85,12 +84,12 @@ func (rs *recordings) resolve(handle string) (*recording, *surface.Refusal) {
 	}
 	switch len(found) {
 	case 0:
-		return nil, &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Message: `this session has no recording to use; start one with action "start"`}
+		return nil, &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Message: language.MsgNoRecording}
 	case 1:
 		return found[0], nil
 	}
 	return nil, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/recording",
-		Message: fmt.Sprintf("%d recordings could be meant; name one", len(found))}
+		Message: language.RecordingsMeant(len(found))}
 }
 
 // activeOn is the recording currently recording the tab's page, if any.
@@ -159,7 +158,7 @@ func (h *Handler) BrowserRecord(ctx context.Context, a *surface.BrowserRecordArg
 
 func unavailable(handle, state string) *surface.Refusal {
 	return &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording",
-		Message: fmt.Sprintf("%s was %s and its frames are erased", handle, state)}
+		Message: language.RecordingErased(handle, state)}
 }
 
 func fillStatus(f *surface.BrowserRecordFacts, st recorder.Status) {
@@ -179,7 +178,7 @@ func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs)
 	rs := s.recs()
 	if old := rs.activeOn(t); old != nil {
 		return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Tab: t.Handle(),
-			Message: old.handle + " is already recording this tab; stop or save it first"})
+			Message: language.AlreadyRecording(old.handle)})
 	}
 	var rec *recorder.Recorder
 	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
@@ -221,12 +220,12 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 		st := rec.r.Status()
 		if err == recorder.ErrTooLarge {
 			return nil, refused(&surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Rule: surface.RuleMaximum,
-				Limit: strconv.Itoa(surface.ImageBytesMax), Message: "the replay cannot be reduced under the image byte bound"})
+				Limit: strconv.Itoa(surface.ImageBytesMax), Message: language.MsgReplayTooBig})
 		}
 		if !live(st.State) {
 			return nil, refused(unavailable(rec.handle, st.State))
 		}
-		return nil, refused(&surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Message: "the recording holds no frame"})
+		return nil, refused(&surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Message: language.MsgRecordingEmpty})
 	}
 	fillStatus(f, rec.r.Status())
 	f.DurationMs = int(g.Duration.Milliseconds())
@@ -273,13 +272,13 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 			return fi.Attach(ctx, "recording.gif", "image/gif", g.Data)
 		})
 		if input.KindOf(err) == input.KindInvalidArgument {
-			return &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: locator(a.Selector, "/target", "/selector"), Message: "the file input did not take the replay"}
+			return &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: locator(a.Selector, "/target", "/selector"), Message: language.MsgReplayNotTaken}
 		}
 		return inputRefusal(ctx, err, 0)
 	})
 	if ref != nil || !ac.dispatched() {
 		if ref == nil {
-			ref = &surface.Refusal{Reason: surface.ReasonInternal, Message: "the replay was not attached"}
+			ref = &surface.Refusal{Reason: surface.ReasonInternal, Message: language.MsgReplayNotAttached}
 		}
 		return nil, ac.outcome("browser_record", ref, language.Act{}, false, 0, "the attachment")
 	}
@@ -311,7 +310,7 @@ func (s *session) recordDownload(ctx context.Context, rec *recording, f *surface
 		// The browser did not finish the file: say so, with the download fact.
 		return f, surface.Outcome{Status: surface.StatusFailed, Effect: surface.EffectUnknown,
 			Refusal: &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/download", Download: downloadFact(d, 1),
-				Message: "the browser's download of the replay ended " + string(d.State)}}
+				Message: language.ReplayDownloadEnded(string(d.State))}}
 	}
 	return f, done(language.RecordSaved(rec.handle, f.DurationMs, f.Delivery, name, reduced), "", surface.EffectApplied, false)
 }

@@ -32,7 +32,7 @@ func (h *Handler) BrowserScreenshot(ctx context.Context, a *surface.BrowserScree
 			return nil, refused(s.views.missing(a.View, "/view"))
 		}
 		if tabHandle != "" && tabHandle != parent.tab {
-			return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/view", Message: "that view belongs to another tab"})
+			return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/view", Message: language.MsgViewOtherTab})
 		}
 		tabHandle = parent.tab
 	}

@@ -2,11 +2,9 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
@@ -23,10 +21,6 @@ func scrollFraction(amount string) float64 {
 
 // wheelTickPx is one wheel tick's delta in CSS px (spec: wheel_tick_px).
 const wheelTickPx = surface.WheelTickPxMax
-
-// scrollPoll spaces the reads of a scroll position that may still be moving
-// (wheel scrolling can animate).
-const scrollPoll = surface.ScrollPollMsMax * time.Millisecond
 
 // BrowserScroll reveals a target, scrolls the page by an amount, or turns
 // the mouse wheel at a point of a current view.
@@ -173,7 +167,7 @@ func (ac *act) wheel(ctx context.Context, a *surface.BrowserScrollArgs, f *surfa
 		return r
 	}
 	goal := min(max(before.Y+dy*float64(ticks), 0), max(before.MaxY, 0))
-	after := followScroll(ctx, ac, css, before, goal)
+	after := pagejs.FollowWheel(ctx, ac.w, css.X, css.Y, before, goal)
 	f.Scrolled, f.ScrollX, f.ScrollY = after.X != before.X || after.Y != before.Y, px(after.X), px(after.Y)
 	dir := "down"
 	if dy < 0 {
@@ -189,62 +183,11 @@ func (ac *act) wheel(ctx context.Context, a *surface.BrowserScrollArgs, f *surfa
 	return nil
 }
 
-// offsetsJS reads the scroll offsets of what a wheel at (x, y) scrolls: the
-// nearest scrollable ancestor of the element there, else the window.
-const offsetsJS = `function (x, y) {
-  var el = document.elementFromPoint(x, y);
-  for (var n = el; n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
-    var cs = getComputedStyle(n);
-    if ((/(auto|scroll|overlay)/.test(cs.overflowY) && n.scrollHeight > n.clientHeight) ||
-        (/(auto|scroll|overlay)/.test(cs.overflowX) && n.scrollWidth > n.clientWidth))
-      return { x: n.scrollLeft, y: n.scrollTop, maxY: n.scrollHeight - n.clientHeight };
-  }
-  var d = document.scrollingElement || document.documentElement;
-  return { x: scrollX, y: scrollY, maxY: d.scrollHeight - innerHeight };
-}`
-
-type offsets struct {
-	X    float64 `json:"x"`
-	Y    float64 `json:"y"`
-	MaxY float64 `json:"maxY"`
-}
+// offsets are the scroll offsets of what a wheel at a point scrolls.
+type offsets = pagejs.WheelOffsets
 
 func offsetsAt(ctx context.Context, ac *act, css input.Point) (offsets, error) {
-	var o offsets
-	raw, err := ac.w.Call(ctx, offsetsJS, css.X, css.Y)
-	if err != nil {
-		return o, err
-	}
-	err = json.Unmarshal(raw, &o)
-	return o, err
-}
-
-// followScroll reads the offsets while a wheel scroll lands (it may animate
-// over several frames): until they reach the goal, or stop moving for the
-// quiet window after moving, or never move within settle_dom_ms.
-func followScroll(ctx context.Context, ac *act, css input.Point, before offsets, goal float64) offsets {
-	cur, last, moved := before, time.Now(), false
-	for ctx.Err() == nil && math.Abs(cur.Y-goal) >= 1 {
-		patience := time.Duration(surface.SettleQuietMsMax) * time.Millisecond
-		if !moved {
-			patience = time.Duration(surface.SettleDomMsMax) * time.Millisecond
-		}
-		if time.Since(last) >= patience {
-			break
-		}
-		select {
-		case <-time.After(scrollPoll):
-		case <-ctx.Done():
-		}
-		o, err := offsetsAt(ctx, ac, css)
-		if err != nil {
-			break
-		}
-		if o.X != cur.X || o.Y != cur.Y {
-			cur, last, moved = o, time.Now(), true
-		}
-	}
-	return cur
+	return pagejs.WheelOffsetsAt(ctx, ac.w, css.X, css.Y)
 }
 
 func px(v float64) int { return int(math.Round(v)) }

@@ -11,27 +11,6 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 )
 
-// caretEndJS puts the caret at the end of the focused control, as a person
-// clicking into a field and typing would append. It reads only the length.
-const caretEndJS = `function () {
-  var el = document.activeElement;
-  for (var i = 0; el && el.shadowRoot && el.shadowRoot.activeElement && i < 32; i++) el = el.shadowRoot.activeElement;
-  if (!el) return false;
-  try {
-    if (typeof el.setSelectionRange === 'function' && typeof el.value === 'string') {
-      el.setSelectionRange(el.value.length, el.value.length);
-      return true;
-    }
-  } catch (e) { return false; }
-  if (el.isContentEditable) {
-    var s = el.ownerDocument.getSelection();
-    s.selectAllChildren(el);
-    s.collapseToEnd();
-    return true;
-  }
-  return false;
-}`
-
 // BrowserTypeText types text with real per-character key events into a
 // target, a selector match, or the focused editable control.
 func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTextArgs) (*surface.BrowserTypeTextFacts, surface.Outcome) {
@@ -85,7 +64,7 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 		case it.State.Disabled:
 			return &surface.Refusal{Reason: surface.ReasonTargetDisabled, Pointer: pointer}
 		case !it.Editable || it.State.ReadOnly:
-			return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: "the target does not take typed text"}
+			return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: language.MsgNotTypable}
 		}
 		el := ac.element(it.Role, it.Name)
 		if f.Target == "" {
@@ -108,7 +87,7 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 				return r
 			}
 			if !a.ClearFirst {
-				_, _ = ac.w.Call(ctx, caretEndJS)
+				_ = pagejs.CaretToEnd(ctx, ac.w)
 			}
 		}
 		rec.Verb = typedVerb(a.ClearFirst, 0, total)
@@ -172,7 +151,7 @@ func (ac *act) typeUnseen(ctx context.Context, a *surface.BrowserTypeTextArgs, f
 		return r
 	}
 	if rc.Tag != "input" && rc.Tag != "textarea" || a.ClearFirst {
-		return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: "no editable control has focus"}
+		return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: language.MsgNoFocusedEditable}
 	}
 	rec.Verb = typedVerb(false, 0, total)
 	rec.Object = language.FocusedField

@@ -49,14 +49,14 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 				ptr = "/x"
 			}
 			return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: ptr, Rule: surface.RuleBranchRequired,
-				Message: "a drop needs view, x and y together; without them the image is attached"})
+				Message: language.MsgDropNeedsPoint})
 		}
 		if img = s.views.get(a.SourceImage); img == nil {
 			return nil, refused(s.views.missing(a.SourceImage, "/source_image"))
 		}
 		sizes = []int64{int64(len(img.data))}
 		if r := checkSizes(sizes, "/source_image"); r != nil {
-			r.Message = "the capture is above the capture-reuse ceiling"
+			r.Message = language.MsgCaptureAboveCeiling
 			return nil, refused(r)
 		}
 	}
@@ -213,7 +213,7 @@ func (ac *act) soleFileInput(ctx context.Context, a *surface.BrowserUploadArgs, 
 		return nil, nil, r
 	}
 	if sole.Credential {
-		return nil, nil, &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Message: "the page's file input"}
+		return nil, nil, &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Message: language.MsgPageFileInput}
 	}
 	return sole.Input, &language.Acted{Role: surface.RoleFileInput}, nil
 }
@@ -224,7 +224,7 @@ func notSole(err error, count int) *surface.Refusal {
 	case err != nil:
 		return refusalFor(err, 0)
 	case count == 0:
-		return &surface.Refusal{Reason: surface.ReasonNotFileInput, Message: "the page has no file input"}
+		return &surface.Refusal{Reason: surface.ReasonNotFileInput, Message: language.MsgNoFileInput}
 	case count > 1:
 		return &surface.Refusal{Reason: surface.ReasonTargetAmbiguous, Candidates: count, Pointer: "/target"}
 	}
@@ -245,13 +245,13 @@ func checkSizes(sizes []int64, pointer string) *surface.Refusal {
 	for i, n := range sizes {
 		if n > surface.UploadFileBytesMax {
 			return &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: pointer + "/" + strconv.Itoa(i), Rule: surface.RuleMaximum,
-				Limit: strconv.Itoa(surface.UploadFileBytesMax), Message: fmt.Sprintf("a file is larger than %d bytes", surface.UploadFileBytesMax)}
+				Limit: strconv.Itoa(surface.UploadFileBytesMax), Message: language.FileTooLarge(surface.UploadFileBytesMax)}
 		}
 		total += n
 	}
 	if total > surface.UploadTotalBytesMax {
 		return &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: pointer, Rule: surface.RuleMaximum,
-			Limit: strconv.Itoa(surface.UploadTotalBytesMax), Message: fmt.Sprintf("the files together are larger than %d bytes", surface.UploadTotalBytesMax)}
+			Limit: strconv.Itoa(surface.UploadTotalBytesMax), Message: language.FilesTooLarge(surface.UploadTotalBytesMax)}
 	}
 	return nil
 }
@@ -273,21 +273,21 @@ func (h *Handler) stageFiles(a *surface.BrowserUploadArgs, img *viewEntry) ([]st
 		for i, fl := range a.Files {
 			data, err := base64.StdEncoding.DecodeString(fl.DataBase64)
 			if err != nil {
-				return nil, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/files/" + strconv.Itoa(i) + "/data_base64", Message: "not standard base64"}
+				return nil, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/files/" + strconv.Itoa(i) + "/data_base64", Message: language.MsgNotBase64}
 			}
 			blobs = append(blobs, blob{safeName(fl.Name), data})
 		}
 	}
 	dir, err := os.MkdirTemp(h.stageDir, "upload-")
 	if err != nil {
-		return nil, &surface.Refusal{Reason: surface.ReasonInternal, Message: "could not stage the files"}
+		return nil, &surface.Refusal{Reason: surface.ReasonInternal, Message: language.MsgNotStaged}
 	}
 	var paths []string
 	for i, b := range blobs {
 		sub := filepath.Join(dir, strconv.Itoa(i))
 		p := filepath.Join(sub, b.name)
 		if os.Mkdir(sub, 0o700) != nil || os.WriteFile(p, b.data, 0o600) != nil {
-			return nil, &surface.Refusal{Reason: surface.ReasonInternal, Message: "could not stage the files"}
+			return nil, &surface.Refusal{Reason: surface.ReasonInternal, Message: language.MsgNotStaged}
 		}
 		paths = append(paths, p)
 	}
@@ -313,7 +313,7 @@ func uploadBytes(a *surface.BrowserUploadArgs, img *viewEntry) ([]input.File, *s
 	for i, fl := range a.Files {
 		data, err := base64.StdEncoding.DecodeString(fl.DataBase64)
 		if err != nil {
-			return nil, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/files/" + strconv.Itoa(i) + "/data_base64", Message: "not standard base64"}
+			return nil, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/files/" + strconv.Itoa(i) + "/data_base64", Message: language.MsgNotBase64}
 		}
 		name := safeName(fl.Name)
 		out = append(out, input.File{Name: name, MIME: mime.TypeByExtension(filepath.Ext(name)), Data: data})

@@ -42,7 +42,7 @@ func (h *Handler) BrowserWait(ctx context.Context, a *surface.BrowserWaitArgs) (
 	limit := timeoutOr(a.TimeoutMs)
 	if a.Branch() == surface.BrowserWaitBranchDuration && a.Value != nil && a.Value.Int() > limit {
 		return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/value", Rule: surface.RuleMaximum, Limit: strconv.Itoa(limit),
-			Message: "a duration longer than timeout_ms (" + strconv.Itoa(limit) + " ms) cannot finish; raise timeout_ms"})
+			Message: language.DurationPastTimeout(limit)})
 	}
 	// The clock starts before the deadline is set, so a wait that met its
 	// bound never reports less than the bound as elapsed.

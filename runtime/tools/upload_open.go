@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"io"
 	"mime"
 	"os"
@@ -112,7 +113,7 @@ func (h *Handler) readUploads(ctx context.Context, paths []string) ([]input.File
 		}
 		root, rel := deepestRoot(p, rules)
 		if root == "" || rel == "." {
-			return nil, nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that path is a directory"}
+			return nil, nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: language.MsgIsDirectory}
 		}
 		if rule, msg := ex.excluded(filepath.ToSlash(rel)); rule != "" {
 			return nil, nil, denied(rule, msg)
@@ -122,17 +123,17 @@ func (h *Handler) readUploads(ctx context.Context, paths []string) ([]input.File
 		case errors.Is(err, errLink):
 			return nil, nil, denied(ruleNoLinks, "a link in that path (or one swapped in since it was checked) is not followed")
 		case err != nil:
-			return nil, nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that file cannot be read"}
+			return nil, nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: language.MsgUnreadable}
 		}
 		opened = append(opened, f)
 		fi, err := f.Stat()
 		switch {
 		case err != nil:
-			return nil, nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that file cannot be read"}
+			return nil, nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: language.MsgUnreadable}
 		case fi.IsDir():
-			return nil, nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that path is a directory"}
+			return nil, nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: language.MsgIsDirectory}
 		case !fi.Mode().IsRegular():
-			return nil, nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that path is a device, pipe or socket, not a regular file"}
+			return nil, nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: language.MsgNotRegular}
 		}
 		if n, ok := linkCount(fi); ok && n > 1 && !ex.hardLinks {
 			return nil, nil, denied(ruleHardLinks, fmt.Sprintf("that file has %d hard links, and another name of it may lie outside the roots (files.hard_links: deny)", n))
@@ -149,10 +150,10 @@ func (h *Handler) readUploads(ctx context.Context, paths []string) ([]input.File
 		ptr := "/paths/" + strconv.Itoa(i)
 		switch {
 		case err != nil:
-			return nil, nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that file cannot be read"}
+			return nil, nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: language.MsgUnreadable}
 		case len(data) > surface.UploadFileBytesMax: // it grew since the check
 			return nil, nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Rule: surface.RuleMaximum,
-				Limit: strconv.Itoa(surface.UploadFileBytesMax), Message: fmt.Sprintf("a file is larger than %d bytes", surface.UploadFileBytesMax)}
+				Limit: strconv.Itoa(surface.UploadFileBytesMax), Message: language.FileTooLarge(surface.UploadFileBytesMax)}
 		}
 		name := filepath.Base(paths[i])
 		files = append(files, input.File{Name: name, MIME: mime.TypeByExtension(filepath.Ext(name)), Data: data})

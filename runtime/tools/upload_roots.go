@@ -10,6 +10,7 @@ package tools
 
 import (
 	"context"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -114,7 +115,7 @@ func holdToRoots(paths []string, rules []rootRule) ([]string, *surface.Refusal) 
 			if bad := outside(resolveExisting(p), rules); bad != nil {
 				return nil, denied(bad.rule, "that file lies outside "+bad.where)
 			}
-			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that file does not exist or cannot be read"}
+			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: language.MsgMissingFile}
 		}
 		for _, d := range systemDirs {
 			if within(real, d) {
@@ -127,12 +128,12 @@ func holdToRoots(paths []string, rules []rootRule) ([]string, *surface.Refusal) 
 		fi, err := os.Lstat(real)
 		switch {
 		case err != nil:
-			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that file does not exist or cannot be read"}
+			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: language.MsgMissingFile}
 		case fi.IsDir():
-			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that path is a directory"}
+			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: language.MsgIsDirectory}
 		case !fi.Mode().IsRegular():
 			// Opening a fifo would block; a device or socket is no file.
-			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: "that path is a device, pipe or socket, not a regular file"}
+			return nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: language.MsgNotRegular}
 		}
 		out = append(out, real)
 	}

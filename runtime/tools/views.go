@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"strings"
 	"sync"
 
@@ -65,7 +66,7 @@ func (v *views) missing(h, pointer string) *surface.Refusal {
 	defer v.mu.Unlock()
 	if ok {
 		if n, ok := v.codec.Decode(body); ok && n >= 1 && n <= v.seq {
-			return &surface.Refusal{Reason: surface.ReasonStaleView, Pointer: pointer, Message: "that view was forgotten; only the latest views are kept"}
+			return &surface.Refusal{Reason: surface.ReasonStaleView, Pointer: pointer, Message: language.MsgViewForgotten}
 		}
 	}
 	return unknownHandle(pointer, "view")
