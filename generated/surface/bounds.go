@@ -41,6 +41,12 @@ const (
 	ClickCountDefault = 1
 )
 
+// ConfirmActionChars (limit): Characters of one confirm.actions entry. (chars)
+const (
+	ConfirmActionCharsMin = 1
+	ConfirmActionCharsMax = 128
+)
+
 // CursorChars (limit): Characters of a paging cursor (diagnose after, operator cursor). (chars)
 const (
 	CursorCharsMin = 1
@@ -249,6 +255,12 @@ const (
 const (
 	PolicyAddressesMin = 0
 	PolicyAddressesMax = 256
+)
+
+// PolicyConfirmActions (limit): Actions in one confirm.actions list. (items)
+const (
+	PolicyConfirmActionsMin = 0
+	PolicyConfirmActionsMax = 64
 )
 
 // PolicyDepth (limit): Nesting levels of one policy layer file. (count)

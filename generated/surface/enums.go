@@ -163,11 +163,12 @@ const (
 	ReasonPathDenied               Reason = "path_denied"
 	ReasonDataFlowDenied           Reason = "data_flow_denied"
 	ReasonDataFlowConfirm          Reason = "data_flow_confirm"
+	ReasonActionConfirm            Reason = "action_confirm"
 	ReasonInternal                 Reason = "internal"
 )
 
 // ReasonValues lists every Reason in spec order.
-var ReasonValues = []Reason{ReasonInvalidArguments, ReasonCapabilityDenied, ReasonHostDenied, ReasonConstraintDenied, ReasonStaleTarget, ReasonStaleView, ReasonNoTab, ReasonAmbiguousTab, ReasonUnknownTab, ReasonUnknownHandle, ReasonBrowserStartupManual, ReasonNativeHostOwnedElsewhere, ReasonBrowserUnavailable, ReasonCredentialHandoff, ReasonTimeout, ReasonDialogBlocking, ReasonNoDialog, ReasonBeforeunload, ReasonNoHistoryEntry, ReasonTargetNotFound, ReasonTargetAmbiguous, ReasonTargetObscured, ReasonTargetHidden, ReasonTargetDisabled, ReasonNotEditable, ReasonValueMismatch, ReasonNotFileInput, ReasonFileRefused, ReasonNavigationFailed, ReasonScriptError, ReasonRegionOutside, ReasonStepFailed, ReasonFlowRefUnresolved, ReasonRecordingUnavailable, ReasonNotSupported, ReasonTabCrashed, ReasonTabLimit, ReasonAuditUnavailable, ReasonBusy, ReasonPathDenied, ReasonDataFlowDenied, ReasonDataFlowConfirm, ReasonInternal}
+var ReasonValues = []Reason{ReasonInvalidArguments, ReasonCapabilityDenied, ReasonHostDenied, ReasonConstraintDenied, ReasonStaleTarget, ReasonStaleView, ReasonNoTab, ReasonAmbiguousTab, ReasonUnknownTab, ReasonUnknownHandle, ReasonBrowserStartupManual, ReasonNativeHostOwnedElsewhere, ReasonBrowserUnavailable, ReasonCredentialHandoff, ReasonTimeout, ReasonDialogBlocking, ReasonNoDialog, ReasonBeforeunload, ReasonNoHistoryEntry, ReasonTargetNotFound, ReasonTargetAmbiguous, ReasonTargetObscured, ReasonTargetHidden, ReasonTargetDisabled, ReasonNotEditable, ReasonValueMismatch, ReasonNotFileInput, ReasonFileRefused, ReasonNavigationFailed, ReasonScriptError, ReasonRegionOutside, ReasonStepFailed, ReasonFlowRefUnresolved, ReasonRecordingUnavailable, ReasonNotSupported, ReasonTabCrashed, ReasonTabLimit, ReasonAuditUnavailable, ReasonBusy, ReasonPathDenied, ReasonDataFlowDenied, ReasonDataFlowConfirm, ReasonActionConfirm, ReasonInternal}
 
 // Role is a closed set of the spec.
 type Role string
@@ -229,6 +230,7 @@ var ScrollAmountPermille = map[string]int{
 
 // ReasonStatus is the envelope status of each refusal reason.
 var ReasonStatus = map[Reason]Status{
+	ReasonActionConfirm:            StatusAttentionRequired,
 	ReasonAmbiguousTab:             StatusFailed,
 	ReasonAuditUnavailable:         StatusBlocked,
 	ReasonBeforeunload:             StatusBlocked,
