@@ -243,6 +243,20 @@ func (a *Authority) ConfirmDownload(pageURL string) *surface.Refusal {
 	})
 }
 
+// HasConfirmations: some layer (monitored or not) names a confirmation,
+// so an action's target is worth describing.
+func (a *Authority) HasConfirmations() bool {
+	if a == nil {
+		return false
+	}
+	for _, l := range a.layers {
+		if len(confirmRules(l)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Confirmations lists the confirmations in force, for policy_explain:
 // "WHAT (layer)", a site entry's as "WHAT on PATTERN (layer)".
 func (a *Authority) Confirmations() []string {

@@ -113,6 +113,8 @@ func Refusal(tool string, r *surface.Refusal) Text {
 		return Say(fmt.Sprintf("%s was not run: %s.", tool, msg), stepPolicy)
 	case surface.ReasonDataFlowConfirm:
 		return flowConfirm(tool, r) // handoff.go
+	case surface.ReasonActionConfirm:
+		return actionConfirm(tool, r) // handoff.go
 	case surface.ReasonNotSupported:
 		return Say(fmt.Sprintf("%s is not supported here: %s.", tool, msg))
 	}

@@ -90,6 +90,9 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 			return nil
 		}
 		pt, el, _, r := ac.locate(ctx, a.SubmitTarget, a.SubmitSelector, locator(a.SubmitSelector, "/submit_target", "/submit_selector"), pagejs.LocateOptions{})
+		if r == nil { // policy confirm: the submit click waits for the person
+			r = ac.confirm(ctx, ac.located.Role, ac.located.Name, ac.located.Submit)
+		}
 		if r != nil {
 			ac.note(surface.EffectNone)
 			return r
