@@ -105,6 +105,12 @@ const (
 	EchoCharsMax = 120
 )
 
+// ExplainConfirmations (limit): Confirmations policy_explain lists (the rest are summed in its situation). (items)
+const (
+	ExplainConfirmationsMin = 0
+	ExplainConfirmationsMax = 512
+)
+
 // FileNameChars (limit): Characters of an inline file name. (chars)
 const (
 	FileNameCharsMin = 1

@@ -54,6 +54,18 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 			}
 			ids[i] = id
 		}
+		if submit { // policy confirm: a waiting submit fills nothing either (confirm.go)
+			ptr := locator(a.SubmitSelector, "/submit_target", "/submit_selector")
+			id, r := ac.resolve(ctx, a.SubmitTarget, a.SubmitSelector, ptr)
+			if r != nil {
+				return r
+			}
+			if it, err := pagejs.Describe(ctx, ac.w, id); err == nil {
+				if r := ac.confirm(ctx, it.Role, it.Name, it.Submit); r != nil {
+					return r
+				}
+			}
+		}
 		if r := ac.ready(ctx, ids, func(i int) string {
 			return locator(a.Fields[i].Selector, "/fields/"+strconv.Itoa(i)+"/target", "/fields/"+strconv.Itoa(i)+"/selector")
 		}); r != nil {
@@ -90,9 +102,6 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 			return nil
 		}
 		pt, el, _, r := ac.locate(ctx, a.SubmitTarget, a.SubmitSelector, locator(a.SubmitSelector, "/submit_target", "/submit_selector"), pagejs.LocateOptions{})
-		if r == nil { // policy confirm: the submit click waits for the person
-			r = ac.confirm(ctx, ac.located.Role, ac.located.Name, ac.located.Submit)
-		}
 		if r != nil {
 			ac.note(surface.EffectNone)
 			return r
