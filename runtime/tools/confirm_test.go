@@ -142,6 +142,13 @@ func TestConfirmPlaceOrderLive(t *testing.T) {
 	if n := s.count("/ordered"); n != 3 {
 		t.Fatalf("the server saw %d orders, want 3", n)
 	}
+	// A sequence's click step goes the same way: the step before it runs,
+	// the order waits.
+	r = h.call("browser_sequence", `{"steps":[{"action":"click","selector":{"role":"button","name":"Save"}},{"action":"click","selector":{"role":"button","name":"Place order"}}]}`)
+	if r.Envelope.Status != surface.StatusAttentionRequired || !strings.Contains(string(r.JSON), `"status":"attention_required","effect":"none","summary":"browser_click was not run: an action on a control named like \"place order\" waits for the user`) {
+		t.Fatalf("sequence: %s", r.JSON)
+	}
+	pageSays(h, "Orders placed: 0. Saved: 1")
 	var ex struct{ Confirm []string }
 	h.facts(h.must("policy_explain", `{}`), &ex)
 	if got := strings.Join(ex.Confirm, "|"); !strings.Contains(got, `action "place order" (workspace)`) || !strings.Contains(got, `action "subscribe" (workspace)`) {
