@@ -257,6 +257,18 @@ func (a *Authority) HasConfirmations() bool {
 	return false
 }
 
+// ConfirmsDownloads is ConfirmDownload without a monitor layer's note (a
+// call holds downloads before it knows whether it starts one): the wait a
+// download on the page at pageURL would get, or nil.
+func (a *Authority) ConfirmsDownloads(pageURL string) *surface.Refusal {
+	if a == nil {
+		return nil
+	}
+	quiet := *a
+	quiet.watch = nil
+	return quiet.ConfirmDownload(pageURL)
+}
+
 // Confirmations lists the confirmations in force, for policy_explain:
 // "WHAT (layer)", a site entry's as "WHAT on PATTERN (layer)".
 func (a *Authority) Confirmations() []string {

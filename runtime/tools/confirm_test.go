@@ -212,3 +212,40 @@ func TestConfirmSiteScopedAndMonitorLive(t *testing.T) {
 	}
 	pageSays(m, "Orders placed: 1")
 }
+
+// TestConfirmDownloadLive: with downloads allowed and confirm: downloads:
+// true, a click that starts a download is refused before a byte is kept
+// (no file in the session's directory), says it waits for the user, and
+// opens the tab's confirm handoff; approved once, the repeat downloads it.
+func TestConfirmDownloadLive(t *testing.T) {
+	as := newAttachmentSite(t, 64<<10)
+	h := workspaceHarness(t, "", "downloads: \"allow\"\nconfirm: downloads: true")
+	nav := h.must("browser_navigate", `{"url":`+quote(as.URL+"/")+`}`)
+	var nf struct{ Tab string }
+	h.facts(nav, &nf)
+	var f struct{ Download *surface.Download }
+	r := h.must("browser_click", `{"selector":{"name":"Get the report"}}`)
+	h.facts(r, &f)
+	if f.Download == nil || f.Download.State != surface.DownloadStateRefused || !strings.Contains(r.Envelope.Summary, "wait for the user") {
+		t.Fatalf("held download: %s", r.JSON)
+	}
+	if dir := testBrowser.Workspace(h.session).DownloadDir(); dir != "" && len(downloaded(t, dir)) != 0 {
+		t.Fatal("a held download left a file")
+	}
+	open := false
+	for _, ho := range testHandler.Handoffs() {
+		open = open || ho.Tab == nf.Tab && ho.Kind == handoffConfirm
+	}
+	if !open {
+		t.Fatal("no confirm handoff opened for the held download")
+	}
+	if !testHandler.Answer(h.session, nf.Tab, AnswerOnce) {
+		t.Fatal("no handoff was open")
+	}
+	r = h.must("browser_click", `{"selector":{"name":"Get the report"}}`)
+	f.Download = nil
+	h.facts(r, &f)
+	if f.Download == nil || f.Download.State != surface.DownloadStateCompleted {
+		t.Fatalf("approved download: %s", r.JSON)
+	}
+}

@@ -90,6 +90,8 @@ type handoffs struct {
 	held map[handoffKey]uint64
 	// confirms: the person's answers to consequential actions (confirm.go).
 	confirms map[handoffKey]*confirmState
+	// dlAsk: per call, the handoff to open if a download it starts is held.
+	dlAsk map[*pipeline.Invocation]func()
 }
 
 // SetHandoff says how handoffs reach the person (call before serving).
