@@ -68,8 +68,8 @@ type Handoff struct {
 type handoffKey struct{ session, tab string }
 
 type handoff struct {
-	id       string // the elicitation id
-	kind     string // handoffCredential or handoffFlow
+	id       string       // the elicitation id
+	kind     string       // handoffCredential or handoffFlow
 	answer   func(string) // a flow or confirm: records the person's answer (confirm.go's Answer*)
 	field    string
 	host     string

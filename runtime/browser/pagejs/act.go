@@ -29,9 +29,9 @@ type Point struct {
 	// Submit is the URL activating the element submits its form to (a
 	// submit control); Enter, the URL Enter in it submits to (a form's text
 	// field). "" when it submits nothing (policy confirm.submit_to).
-	Submit string `json:"submit,omitempty"`
-	Enter  string `json:"enter,omitempty"`
-	Scrolled   bool    `json:"scrolled"`
+	Submit   string `json:"submit,omitempty"`
+	Enter    string `json:"enter,omitempty"`
+	Scrolled bool   `json:"scrolled"`
 	// ScrollX and ScrollY are the top document's scroll offsets once the
 	// element was located (nil for an element in a cross-origin frame,
 	// whose offsets are its frame's): a reveal needs no second round trip.
