@@ -55,10 +55,14 @@ func words(s string) []string {
 // whole words (case-insensitive), and its role is the action's when one is
 // named. Pure.
 func (c ConfirmAction) Matches(role, name string) bool {
+	return c.matchWords(role, words(name))
+}
+
+// matchWords is Matches on a name already split by words.
+func (c ConfirmAction) matchWords(role string, w []string) bool {
 	if len(c.Words) == 0 || c.Role != "" && !strings.EqualFold(c.Role, role) {
 		return false
 	}
-	w := words(name)
 	for i := 0; i+len(c.Words) <= len(w); i++ {
 		ok := true
 		for j, x := range c.Words {
@@ -161,12 +165,8 @@ func urlHost(raw string) (chost, string, bool) {
 }
 
 // applies: the rule holds on the page at pageURL.
-func (r confirmRule) applies(pageURL string) bool {
-	if r.site == nil {
-		return true
-	}
-	c, port, ok := urlHost(pageURL)
-	return ok && r.site.matches(c, port, false)
+func (r confirmRule) applies(c chost, port string, ok bool) bool {
+	return r.site == nil || ok && r.site.matches(c, port, false)
 }
 
 // Confirmation is what a call must wait for, or nil. A monitor-mode
@@ -176,12 +176,13 @@ func (a *Authority) confirmation(pageURL string, match func(r confirmRule) strin
 		return nil
 	}
 	host := ""
-	if c, _, ok := urlHost(pageURL); ok {
+	c, port, ok := urlHost(pageURL)
+	if ok {
 		host = c.name
 	}
 	for _, l := range a.layers {
-		for _, r := range confirmRules(l) {
-			if !r.applies(pageURL) {
+		for _, r := range l.confirms {
+			if !r.applies(c, port, ok) {
 				continue
 			}
 			what := match(r)
@@ -205,9 +206,13 @@ func (a *Authority) confirmation(pageURL string, match func(r confirmRule) strin
 // ConfirmAction is the wait for an action on a control of role and
 // accessible name on the page at pageURL (nil: it runs).
 func (a *Authority) ConfirmAction(pageURL, role, name string) *surface.Refusal {
+	if !a.HasConfirmations() {
+		return nil
+	}
+	w := words(name)
 	return a.confirmation(pageURL, func(r confirmRule) string {
 		for _, c := range r.actions {
-			if c.Matches(role, name) {
+			if c.matchWords(role, w) {
 				return "an action on a control named like \"" + c.As + "\""
 			}
 		}
@@ -250,7 +255,7 @@ func (a *Authority) HasConfirmations() bool {
 		return false
 	}
 	for _, l := range a.layers {
-		if len(confirmRules(l)) > 0 {
+		if len(l.confirms) > 0 {
 			return true
 		}
 	}
@@ -277,7 +282,7 @@ func (a *Authority) Confirmations() []string {
 		if l.Monitor {
 			continue
 		}
-		for _, r := range confirmRules(l) {
+		for _, r := range l.confirms {
 			where := ""
 			if r.site != nil {
 				where = " on " + r.siteAs

@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -91,3 +92,26 @@ confirm: defaults: true`, "")
 		t.Fatalf("would_deny: %+v", w)
 	}
 }
+
+// BenchmarkConfirmAction: one click's check under defaults and a site
+// entry (prints ns/op; no assertion on time).
+func BenchmarkConfirmAction(b *testing.B) {
+	dir := b.TempDir()
+	p := dir + "/org.cue"
+	if err := writeFile(p, `confirm: defaults: true
+sites: "*.bank.example": confirm: {actions: ["button: approve"], submit_to: ["pay.example"]}`); err != nil {
+		b.Fatal(err)
+	}
+	a, _, err := load(Config{Files: []File{{Layer: surface.PolicyLayerOrganization, Path: p, Explicit: true}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if a.ConfirmAction("https://shop.example/cart", "button", "Save for later") != nil {
+			b.Fatal("matched")
+		}
+	}
+}
+
+func writeFile(p, s string) error { return os.WriteFile(p, []byte(s), 0o600) }
