@@ -91,6 +91,10 @@ func flowConfirm(tool string, r *surface.Refusal) Text {
 	return Say(lead+"; no workbench serves, so the user cannot allow it here (Ghostlight must run with --workbench).", "Write only what the user gave you for this site.")
 }
 
+// ConfirmWaits joins what waits to why in an action_confirm message
+// (governance's confirmation); the workbench shows what comes before it.
+const ConfirmWaits = " waits for the user"
+
 // ConfirmRefused is the message of an action the person refused
 // (action_confirm after their answer).
 const ConfirmRefused = "the user refused this action"

@@ -107,6 +107,15 @@ func TestConfirmPlaceOrderLive(t *testing.T) {
 	if n := s.count("/ordered"); n != 0 {
 		t.Fatalf("the server saw %d orders before any answer", n)
 	}
+	shown := ""
+	for _, ho := range testHandler.Handoffs() {
+		if ho.Tab == nf.Tab {
+			shown = ho.Kind + ": " + ho.Field
+		}
+	}
+	if shown != `confirm: an action on a control named like "place order"` {
+		t.Fatalf("the workbench shows %q", shown)
+	}
 	h.must("browser_click", `{"selector":{"role":"button","name":"Save"}}`)
 	pageSays(h, "Saved: 1")
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -144,6 +145,9 @@ func (s *session) ask(ctx context.Context, t *browser.Tab, r *surface.Refusal, k
 		hs.byKey[key] = ho
 	}
 	ho.field, ho.host = language.Clean(r.Message), language.Host(t.URL())
+	if kind == handoffConfirm { // what waits, without the model's half of the sentence
+		ho.field, _, _ = strings.Cut(ho.field, language.ConfirmWaits)
+	}
 	ho.kind, ho.answer = kind, answer
 	opt := hs.opt
 	asked := ho.accepted
