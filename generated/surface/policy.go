@@ -270,7 +270,7 @@ var PolicySettings = []PolicySetting{{
 	Type:    "array",
 }, {
 	Default: "false",
-	Doc:     "Whether an action that starts a download waits (with `downloads: allow`): such a download is refused `action_confirm` until the person approves. `true` is narrower.",
+	Doc:     "Whether downloads wait (with `downloads: \"allow\"`): one a call starts is refused before a byte is kept (the `download` fact says `refused`, the summary why) and the tab's confirm handoff opens; the repeat after the person approves downloads it. `true` is narrower.",
 	Key:     "confirm.downloads",
 	Narrow:  "order",
 	Order:   []string{"true", "false"},
@@ -381,7 +381,7 @@ type Policy struct {
 	Browser      *PolicyBrowser               `json:"browser,omitzero"`      // How Ghostlight reaches a browser.
 	Downloads    string                       `json:"downloads,omitzero"`    // Whether a page may download files (a click, a script, a navigation to an attachment). `deny` (the default) refuses every download in the browser and the result says so; `allow` saves it to a directory of the session's own, removed with the session, up to `download_bytes`. `deny` is narrower (`ghostlight serve --allow-downloads` sets `allow`).
 	DataFlow     *PolicyDataFlow              `json:"data_flow,omitzero"`    // Where page text may go (the origin guard). Every result remembers, per session and as fingerprints only, the page-derived text it handed the model and the site it came from (scheme and registrable domain; an IP address is its own site, whatever the port). A value the model asks Ghostlight to write to a page of another site (typed text, form values, key strokes, a navigation's path and query, a script's string literals, inline upload files) that carries data_flow_min_chars or more of that text is a cross-site flow.
-	Confirm      *PolicyConfirm               `json:"confirm,omitzero"`      // What waits for the person before it is dispatched (consequential actions). A matching click or key on a control, form submission or download answers `attention_required` with reason `action_confirm` and nothing reaches the page; the person answers in the workbench (approve once, approve for this page, refuse) and the model's repeat of the call then runs, or is refused. Every layer's confirmations apply; a lower layer only adds.
+	Confirm      *PolicyConfirm               `json:"confirm,omitzero"`      // What waits for the person (consequential actions). A matching click or key on a control, or form submission, answers `attention_required` with reason `action_confirm` and nothing reaches the page; the person answers in the workbench (approve once, approve for this page, refuse) and the model's repeat of the call then runs, or is refused. A download starts after its action, so it is refused before a byte is kept until the person approves the repeat. Every layer's confirmations apply; a lower layer only adds.
 	Sites        map[string]*PolicySitesValue `json:"sites,omitzero"`        // Rules for the pages of some sites only, keyed by host pattern (as `hosts.allow` writes them: `*.bank.example`, `mail.example`, `127.0.0.2`): on a page whose host a key matches, and for a navigation to one, the key's rules apply beside the layer's own, so they only narrow. Every layer's site rules apply.
 	Mode         string                       `json:"mode,omitzero"`         // How this layer's own rules apply: `enforce` (they refuse) or `monitor` (every refusal this layer alone would make is computed, audited as `would_deny` with its reason and layer, and said in the result's `would_deny` fact; the call proceeds under the other layers). Try a policy before enforcing it. `enforce` is narrower: a layer that sets it (the organization's, say) forbids `monitor` below it.
 	Audit        *PolicyAudit                 `json:"audit,omitzero"`        // The durable audit: one JSON line per invocation.
@@ -872,11 +872,11 @@ func (o *PolicyDataFlow) decode(d []byte, p *support.Path, extra string) *suppor
 	return nil
 }
 
-// PolicyConfirm: What waits for the person before it is dispatched (consequential actions). A matching click or key on a control, form submission or download answers `attention_required` with reason `action_confirm` and nothing reaches the page; the person answers in the workbench (approve once, approve for this page, refuse) and the model's repeat of the call then runs, or is refused. Every layer's confirmations apply; a lower layer only adds.
+// PolicyConfirm: What waits for the person (consequential actions). A matching click or key on a control, or form submission, answers `attention_required` with reason `action_confirm` and nothing reaches the page; the person answers in the workbench (approve once, approve for this page, refuse) and the model's repeat of the call then runs, or is refused. A download starts after its action, so it is refused before a byte is kept until the person approves the repeat. Every layer's confirmations apply; a lower layer only adds.
 type PolicyConfirm struct {
 	Actions   []string `json:"actions,omitzero"`   // Controls whose action waits, each written `NAME` or `ROLE: NAME` (`place order`, `button: delete`): the control's accessible name holds NAME's words as whole words, case-insensitively; ROLE, one of the contract's role nouns, must then be the control's role.
 	SubmitTo  []string `json:"submit_to,omitzero"` // Host patterns a form submission to which waits (a click on a submit control, Enter in a form's field, `browser_fill_form`'s submit): the form's action URL's host is matched.
-	Downloads *bool    `json:"downloads,omitzero"` // Whether an action that starts a download waits (with `downloads: allow`): such a download is refused `action_confirm` until the person approves. `true` is narrower.
+	Downloads *bool    `json:"downloads,omitzero"` // Whether downloads wait (with `downloads: "allow"`): one a call starts is refused before a byte is kept (the `download` fact says `refused`, the summary why) and the tab's confirm handoff opens; the repeat after the person approves downloads it. `true` is narrower.
 	Defaults  *bool    `json:"defaults,omitzero"`  // Whether the default actions (`confirm_default_actions` in spec/: buy, pay, place order, purchase, delete, remove account, send, transfer, subscribe) wait too. `true` is narrower.
 }
 
@@ -1090,7 +1090,7 @@ func (o *PolicySitesValueDataFlow) decode(d []byte, p *support.Path, extra strin
 type PolicySitesValueConfirm struct {
 	Actions   []string `json:"actions,omitzero"`   // Controls whose action waits, each written `NAME` or `ROLE: NAME` (`place order`, `button: delete`): the control's accessible name holds NAME's words as whole words, case-insensitively; ROLE, one of the contract's role nouns, must then be the control's role.
 	SubmitTo  []string `json:"submit_to,omitzero"` // Host patterns a form submission to which waits (a click on a submit control, Enter in a form's field, `browser_fill_form`'s submit): the form's action URL's host is matched.
-	Downloads *bool    `json:"downloads,omitzero"` // Whether an action that starts a download waits (with `downloads: allow`): such a download is refused `action_confirm` until the person approves. `true` is narrower.
+	Downloads *bool    `json:"downloads,omitzero"` // Whether downloads wait (with `downloads: "allow"`): one a call starts is refused before a byte is kept (the `download` fact says `refused`, the summary why) and the tab's confirm handoff opens; the repeat after the person approves downloads it. `true` is narrower.
 	Defaults  *bool    `json:"defaults,omitzero"`  // Whether the default actions (`confirm_default_actions` in spec/: buy, pay, place order, purchase, delete, remove account, send, transfer, subscribe) wait too. `true` is narrower.
 }
 
