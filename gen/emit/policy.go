@@ -64,6 +64,10 @@ func policyFile(spec *ir.Spec, root string) *jen.File {
 	)
 	f.Comment("PolicyCeilings are permanent: they hold under every authority, all-open included.")
 	f.Var().Id("PolicyCeilings").Op("=").Add(stringsLit(p.Ceilings))
+	if len(p.ConfirmDefaults) > 0 {
+		f.Comment("ConfirmDefaultActions are the actions `confirm: defaults: true` makes wait (spec/policy.cue).")
+		f.Var().Id("ConfirmDefaultActions").Op("=").Add(stringsLit(p.ConfirmDefaults))
+	}
 
 	f.Comment("PolicyAddressPreset is a named list of CIDRs hosts.addresses.deny may name.")
 	f.Type().Id("PolicyAddressPreset").Struct(jen.Id("Name").String(), jen.Id("Doc").String(), jen.Id("CIDRs").Index().String())

@@ -80,6 +80,16 @@ func PolicyDocs(spec *ir.Spec) []byte {
 	w("With a pinned key, the organization layer must carry a valid signature; a signature that does not verify, ")
 	w("or one without a pinned key, refuses to start. `policy_explain` reports the provenance: unsigned, ")
 	w("signed and verified (with the key's fingerprint), or signature invalid.\n")
+	if len(p.ConfirmDefaults) > 0 {
+		w("\n## Default confirmations\n\nWith `confirm: defaults: true` on a layer (or a `sites` entry), actions on controls named with these words wait for the person: ")
+		for i, c := range p.ConfirmDefaults {
+			if i > 0 {
+				w(", ")
+			}
+			w("`%s`", c)
+		}
+		w(".\n")
+	}
 	w("\n## Permanent ceilings\n\nThey hold under every authority, all-open included, and no layer lifts them:\n\n")
 	for _, c := range p.Ceilings {
 		w("- %s\n", c)

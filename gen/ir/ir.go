@@ -341,6 +341,8 @@ type Policy struct {
 	Layers    []*PolicyLayer
 	Signature PolicySignature
 	Ceilings  []string
+	// ConfirmDefaults are the actions `confirm: defaults: true` makes wait.
+	ConfirmDefaults []string
 	// AddressPresets are the named ranges hosts.addresses.deny may list.
 	AddressPresets []*AddressPreset
 }

@@ -43,6 +43,9 @@ func (r *reader) readPolicy(v cue.Value) {
 		KeyEnv:  r.str(sig.LookupPath(cue.ParsePath("key_env"))),
 	}
 	p.Ceilings = r.strings(v.LookupPath(cue.ParsePath("policy_ceilings")))
+	if d := v.LookupPath(cue.ParsePath("confirm_default_actions")); d.Exists() {
+		p.ConfirmDefaults = r.strings(d)
+	}
 	p.AddressPresets = r.addressPresets(v)
 	r.spec.Policy = p
 }

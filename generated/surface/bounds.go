@@ -41,6 +41,12 @@ const (
 	ClickCountDefault = 1
 )
 
+// ConfirmActionChars (limit): Characters of one confirm.actions entry. (chars)
+const (
+	ConfirmActionCharsMin = 1
+	ConfirmActionCharsMax = 128
+)
+
 // CursorChars (limit): Characters of a paging cursor (diagnose after, operator cursor). (chars)
 const (
 	CursorCharsMin = 1
@@ -97,6 +103,12 @@ const (
 // EchoChars (limit): Characters of a client-sent value (a tool or method name) a JSON-RPC error echoes. (chars)
 const (
 	EchoCharsMax = 120
+)
+
+// ExplainConfirmations (limit): Confirmations policy_explain lists (the rest are summed in its situation). (items)
+const (
+	ExplainConfirmationsMin = 0
+	ExplainConfirmationsMax = 512
 )
 
 // FileNameChars (limit): Characters of an inline file name. (chars)
@@ -249,6 +261,12 @@ const (
 const (
 	PolicyAddressesMin = 0
 	PolicyAddressesMax = 256
+)
+
+// PolicyConfirmActions (limit): Actions in one confirm.actions list. (items)
+const (
+	PolicyConfirmActionsMin = 0
+	PolicyConfirmActionsMax = 64
 )
 
 // PolicyDepth (limit): Nesting levels of one policy layer file. (count)

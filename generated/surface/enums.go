@@ -164,11 +164,12 @@ const (
 	ReasonDataFlowDenied           Reason = "data_flow_denied"
 	ReasonDataFlowConfirm          Reason = "data_flow_confirm"
 	ReasonOtherReplica             Reason = "other_replica"
+	ReasonActionConfirm            Reason = "action_confirm"
 	ReasonInternal                 Reason = "internal"
 )
 
 // ReasonValues lists every Reason in spec order.
-var ReasonValues = []Reason{ReasonInvalidArguments, ReasonCapabilityDenied, ReasonHostDenied, ReasonConstraintDenied, ReasonStaleTarget, ReasonStaleView, ReasonNoTab, ReasonAmbiguousTab, ReasonUnknownTab, ReasonUnknownHandle, ReasonBrowserStartupManual, ReasonNativeHostOwnedElsewhere, ReasonBrowserUnavailable, ReasonCredentialHandoff, ReasonTimeout, ReasonDialogBlocking, ReasonNoDialog, ReasonBeforeunload, ReasonNoHistoryEntry, ReasonTargetNotFound, ReasonTargetAmbiguous, ReasonTargetObscured, ReasonTargetHidden, ReasonTargetDisabled, ReasonNotEditable, ReasonValueMismatch, ReasonNotFileInput, ReasonFileRefused, ReasonNavigationFailed, ReasonScriptError, ReasonRegionOutside, ReasonStepFailed, ReasonFlowRefUnresolved, ReasonRecordingUnavailable, ReasonNotSupported, ReasonTabCrashed, ReasonTabLimit, ReasonAuditUnavailable, ReasonBusy, ReasonPathDenied, ReasonDataFlowDenied, ReasonDataFlowConfirm, ReasonOtherReplica, ReasonInternal}
+var ReasonValues = []Reason{ReasonInvalidArguments, ReasonCapabilityDenied, ReasonHostDenied, ReasonConstraintDenied, ReasonStaleTarget, ReasonStaleView, ReasonNoTab, ReasonAmbiguousTab, ReasonUnknownTab, ReasonUnknownHandle, ReasonBrowserStartupManual, ReasonNativeHostOwnedElsewhere, ReasonBrowserUnavailable, ReasonCredentialHandoff, ReasonTimeout, ReasonDialogBlocking, ReasonNoDialog, ReasonBeforeunload, ReasonNoHistoryEntry, ReasonTargetNotFound, ReasonTargetAmbiguous, ReasonTargetObscured, ReasonTargetHidden, ReasonTargetDisabled, ReasonNotEditable, ReasonValueMismatch, ReasonNotFileInput, ReasonFileRefused, ReasonNavigationFailed, ReasonScriptError, ReasonRegionOutside, ReasonStepFailed, ReasonFlowRefUnresolved, ReasonRecordingUnavailable, ReasonNotSupported, ReasonTabCrashed, ReasonTabLimit, ReasonAuditUnavailable, ReasonBusy, ReasonPathDenied, ReasonDataFlowDenied, ReasonDataFlowConfirm, ReasonOtherReplica, ReasonActionConfirm, ReasonInternal}
 
 // Role is a closed set of the spec.
 type Role string
@@ -230,6 +231,7 @@ var ScrollAmountPermille = map[string]int{
 
 // ReasonStatus is the envelope status of each refusal reason.
 var ReasonStatus = map[Reason]Status{
+	ReasonActionConfirm:            StatusAttentionRequired,
 	ReasonAmbiguousTab:             StatusFailed,
 	ReasonAuditUnavailable:         StatusBlocked,
 	ReasonBeforeunload:             StatusBlocked,

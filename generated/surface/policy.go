@@ -66,6 +66,9 @@ const (
 // PolicyCeilings are permanent: they hold under every authority, all-open included.
 var PolicyCeilings = []string{"URLs must be absolute http or https URLs; file:, data:, javascript: and browser-internal schemes are never reachable.", "The contract's bounds in spec/ hold for every call; no layer raises one.", "Credential-class fields (passwords, one-time codes, payment cards) are never filled by the model; they stop for a visible user handoff.", "Script source and results, dialog text, file paths, names and contents never enter audit records."}
 
+// ConfirmDefaultActions are the actions `confirm: defaults: true` makes wait (spec/policy.cue).
+var ConfirmDefaultActions = []string{"buy", "pay", "place order", "purchase", "delete", "remove account", "send", "transfer", "subscribe"}
+
 // PolicyAddressPreset is a named list of CIDRs hosts.addresses.deny may name.
 type PolicyAddressPreset struct {
 	Name  string
@@ -254,6 +257,34 @@ var PolicySettings = []PolicySetting{{
 	Pointer: "/data_flow/allow",
 	Type:    "array",
 }, {
+	Doc:     "Controls whose action waits, each written `NAME` or `ROLE: NAME` (`place order`, `button: delete`): the control's accessible name holds NAME's words as whole words, case-insensitively; ROLE, one of the contract's role nouns, must then be the control's role.",
+	Key:     "confirm.actions",
+	Narrow:  "adds",
+	Pointer: "/confirm/actions",
+	Type:    "array",
+}, {
+	Doc:     "Host patterns a form submission to which waits (a click on a submit control, Enter in a form's field, `browser_fill_form`'s submit): the form's action URL's host is matched.",
+	Key:     "confirm.submit_to",
+	Narrow:  "adds",
+	Pointer: "/confirm/submit_to",
+	Type:    "array",
+}, {
+	Default: "false",
+	Doc:     "Whether downloads wait (with `downloads: \"allow\"`): one a call starts is refused before a byte is kept (the `download` fact says `refused`, the summary why) and the tab's confirm handoff opens; the repeat after the person approves downloads it. `true` is narrower.",
+	Key:     "confirm.downloads",
+	Narrow:  "order",
+	Order:   []string{"true", "false"},
+	Pointer: "/confirm/downloads",
+	Type:    "boolean",
+}, {
+	Default: "false",
+	Doc:     "Whether the default actions (`confirm_default_actions` in spec/: buy, pay, place order, purchase, delete, remove account, send, transfer, subscribe) wait too. `true` is narrower.",
+	Key:     "confirm.defaults",
+	Narrow:  "order",
+	Order:   []string{"true", "false"},
+	Pointer: "/confirm/defaults",
+	Type:    "boolean",
+}, {
 	Doc:     "Rules for the pages of some sites only, keyed by host pattern (as `hosts.allow` writes them: `*.bank.example`, `mail.example`, `127.0.0.2`): on a page whose host a key matches, and for a navigation to one, the key's rules apply beside the layer's own, so they only narrow. Every layer's site rules apply.",
 	Key:     "sites",
 	Narrow:  "adds",
@@ -350,6 +381,7 @@ type Policy struct {
 	Browser      *PolicyBrowser               `json:"browser,omitzero"`      // How Ghostlight reaches a browser.
 	Downloads    string                       `json:"downloads,omitzero"`    // Whether a page may download files (a click, a script, a navigation to an attachment). `deny` (the default) refuses every download in the browser and the result says so; `allow` saves it to a directory of the session's own, removed with the session, up to `download_bytes`. `deny` is narrower (`ghostlight serve --allow-downloads` sets `allow`).
 	DataFlow     *PolicyDataFlow              `json:"data_flow,omitzero"`    // Where page text may go (the origin guard). Every result remembers, per session and as fingerprints only, the page-derived text it handed the model and the site it came from (scheme and registrable domain; an IP address is its own site, whatever the port). A value the model asks Ghostlight to write to a page of another site (typed text, form values, key strokes, a navigation's path and query, a script's string literals, inline upload files) that carries data_flow_min_chars or more of that text is a cross-site flow.
+	Confirm      *PolicyConfirm               `json:"confirm,omitzero"`      // What waits for the person (consequential actions). A matching click or key on a control, or form submission, answers `attention_required` with reason `action_confirm` and nothing reaches the page; the person answers in the workbench (approve once, approve for this page, refuse) and the model's repeat of the call then runs, or is refused. A download starts after its action, so it is refused before a byte is kept until the person approves the repeat. Every layer's confirmations apply; a lower layer only adds.
 	Sites        map[string]*PolicySitesValue `json:"sites,omitzero"`        // Rules for the pages of some sites only, keyed by host pattern (as `hosts.allow` writes them: `*.bank.example`, `mail.example`, `127.0.0.2`): on a page whose host a key matches, and for a navigation to one, the key's rules apply beside the layer's own, so they only narrow. Every layer's site rules apply.
 	Mode         string                       `json:"mode,omitzero"`         // How this layer's own rules apply: `enforce` (they refuse) or `monitor` (every refusal this layer alone would make is computed, audited as `would_deny` with its reason and layer, and said in the result's `would_deny` fact; the call proceeds under the other layers). Try a policy before enforcing it. `enforce` is narrower: a layer that sets it (the organization's, say) forbids `monitor` below it.
 	Audit        *PolicyAudit                 `json:"audit,omitzero"`        // The durable audit: one JSON line per invocation.
@@ -357,10 +389,10 @@ type Policy struct {
 	Organization *PolicyOrganization          `json:"organization,omitzero"` // Who wrote the organization layer; allowed in that layer only.
 }
 
-var policyKeys = []string{"capabilities", "hosts", "tabs", "privacy", "browser", "downloads", "data_flow", "sites", "mode", "audit", "files", "organization"}
+var policyKeys = []string{"capabilities", "hosts", "tabs", "privacy", "browser", "downloads", "data_flow", "confirm", "sites", "mode", "audit", "files", "organization"}
 
 func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error {
-	var raw [12]support.Span
+	var raw [13]support.Span
 	if err := support.Members(d, p, policyKeys, raw[:], extra); err != nil {
 		return err
 	}
@@ -426,6 +458,14 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		o.DataFlow = v
 	}
 	if r := raw[7]; r.Set() {
+		p := support.Key(p, "confirm")
+		v := new(PolicyConfirm)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.Confirm = v
+	}
+	if r := raw[8]; r.Set() {
 		p := support.Key(p, "sites")
 		v := map[string]*PolicySitesValue{}
 		if err := support.DecMap(d[r.Start:r.End], p, PolicySitesMin, PolicySitesMax, func(k string, raw []byte, p *support.Path) *support.Error {
@@ -443,7 +483,7 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		}
 		o.Sites = v
 	}
-	if r := raw[8]; r.Set() {
+	if r := raw[9]; r.Set() {
 		p := support.Key(p, "mode")
 		v, err := support.DecString(d[r.Start:r.End], p, 0, -1)
 		if err != nil {
@@ -456,7 +496,7 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		}
 		o.Mode = v
 	}
-	if r := raw[9]; r.Set() {
+	if r := raw[10]; r.Set() {
 		p := support.Key(p, "audit")
 		v := new(PolicyAudit)
 		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
@@ -464,7 +504,7 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		}
 		o.Audit = v
 	}
-	if r := raw[10]; r.Set() {
+	if r := raw[11]; r.Set() {
 		p := support.Key(p, "files")
 		v := new(PolicyFiles)
 		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
@@ -472,7 +512,7 @@ func (o *Policy) decode(d []byte, p *support.Path, extra string) *support.Error 
 		}
 		o.Files = v
 	}
-	if r := raw[11]; r.Set() {
+	if r := raw[12]; r.Set() {
 		p := support.Key(p, "organization")
 		v := new(PolicyOrganization)
 		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
@@ -832,16 +872,92 @@ func (o *PolicyDataFlow) decode(d []byte, p *support.Path, extra string) *suppor
 	return nil
 }
 
+// PolicyConfirm: What waits for the person (consequential actions). A matching click or key on a control, or form submission, answers `attention_required` with reason `action_confirm` and nothing reaches the page; the person answers in the workbench (approve once, approve for this page, refuse) and the model's repeat of the call then runs, or is refused. A download starts after its action, so it is refused before a byte is kept until the person approves the repeat. Every layer's confirmations apply; a lower layer only adds.
+type PolicyConfirm struct {
+	Actions   []string `json:"actions,omitzero"`   // Controls whose action waits, each written `NAME` or `ROLE: NAME` (`place order`, `button: delete`): the control's accessible name holds NAME's words as whole words, case-insensitively; ROLE, one of the contract's role nouns, must then be the control's role.
+	SubmitTo  []string `json:"submit_to,omitzero"` // Host patterns a form submission to which waits (a click on a submit control, Enter in a form's field, `browser_fill_form`'s submit): the form's action URL's host is matched.
+	Downloads *bool    `json:"downloads,omitzero"` // Whether downloads wait (with `downloads: "allow"`): one a call starts is refused before a byte is kept (the `download` fact says `refused`, the summary why) and the tab's confirm handoff opens; the repeat after the person approves downloads it. `true` is narrower.
+	Defaults  *bool    `json:"defaults,omitzero"`  // Whether the default actions (`confirm_default_actions` in spec/: buy, pay, place order, purchase, delete, remove account, send, transfer, subscribe) wait too. `true` is narrower.
+}
+
+var policyConfirmKeys = []string{"actions", "submit_to", "downloads", "defaults"}
+
+func (o *PolicyConfirm) decode(d []byte, p *support.Path, extra string) *support.Error {
+	var raw [4]support.Span
+	if err := support.Members(d, p, policyConfirmKeys, raw[:], extra); err != nil {
+		return err
+	}
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "actions")
+		items := []string{}
+		if err := support.DecArray(d[r.Start:r.End], p, PolicyConfirmActionsMin, PolicyConfirmActionsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item string
+			{
+				v, err := support.DecString(raw, p, ConfirmActionCharsMin, ConfirmActionCharsMax)
+				if err != nil {
+					return err
+				}
+				item = v
+			}
+			items = append(items, item)
+			return nil
+		}); err != nil {
+			return err
+		}
+		o.Actions = items
+	}
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "submit_to")
+		items := []string{}
+		if err := support.DecArray(d[r.Start:r.End], p, PolicyHostsMin, PolicyHostsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item string
+			{
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				if err != nil {
+					return err
+				}
+				if err := support.CheckHostPattern(v, p); err != nil {
+					return err
+				}
+				item = v
+			}
+			items = append(items, item)
+			return nil
+		}); err != nil {
+			return err
+		}
+		o.SubmitTo = items
+	}
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "downloads")
+		v, err := support.DecBool(d[r.Start:r.End], p)
+		if err != nil {
+			return err
+		}
+		o.Downloads = &v
+	}
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "defaults")
+		v, err := support.DecBool(d[r.Start:r.End], p)
+		if err != nil {
+			return err
+		}
+		o.Defaults = &v
+	}
+	return nil
+}
+
 // PolicySitesValue: Rules for the pages of some sites only, keyed by host pattern (as `hosts.allow` writes them: `*.bank.example`, `mail.example`, `127.0.0.2`): on a page whose host a key matches, and for a navigation to one, the key's rules apply beside the layer's own, so they only narrow. Every layer's site rules apply.
 type PolicySitesValue struct {
 	Capabilities *PolicySitesValueCapabilities `json:"capabilities,omitzero"` // Capabilities on those pages: `deny` refuses a call that needs it there (`capability_denied`, naming the pattern).
 	DataFlow     *PolicySitesValueDataFlow     `json:"data_flow,omitzero"`    // Cross-site flows written to those pages (data_flow.cross_site's values): the narrower of this and the layer's own applies.
+	Confirm      *PolicySitesValueConfirm      `json:"confirm,omitzero"`      // Confirmations on those pages only (`confirm`'s settings), beside the layer's own.
 }
 
-var policySitesValueKeys = []string{"capabilities", "data_flow"}
+var policySitesValueKeys = []string{"capabilities", "data_flow", "confirm"}
 
 func (o *PolicySitesValue) decode(d []byte, p *support.Path, extra string) *support.Error {
-	var raw [2]support.Span
+	var raw [3]support.Span
 	if err := support.Members(d, p, policySitesValueKeys, raw[:], extra); err != nil {
 		return err
 	}
@@ -860,6 +976,14 @@ func (o *PolicySitesValue) decode(d []byte, p *support.Path, extra string) *supp
 			return err
 		}
 		o.DataFlow = v
+	}
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "confirm")
+		v := new(PolicySitesValueConfirm)
+		if err := v.decode(d[r.Start:r.End], p, ""); err != nil {
+			return err
+		}
+		o.Confirm = v
 	}
 	return nil
 }
@@ -958,6 +1082,81 @@ func (o *PolicySitesValueDataFlow) decode(d []byte, p *support.Path, extra strin
 			return support.EnumError(p, "log, allow, confirm, deny")
 		}
 		o.CrossSite = v
+	}
+	return nil
+}
+
+// PolicySitesValueConfirm: Confirmations on those pages only (`confirm`'s settings), beside the layer's own.
+type PolicySitesValueConfirm struct {
+	Actions   []string `json:"actions,omitzero"`   // Controls whose action waits, each written `NAME` or `ROLE: NAME` (`place order`, `button: delete`): the control's accessible name holds NAME's words as whole words, case-insensitively; ROLE, one of the contract's role nouns, must then be the control's role.
+	SubmitTo  []string `json:"submit_to,omitzero"` // Host patterns a form submission to which waits (a click on a submit control, Enter in a form's field, `browser_fill_form`'s submit): the form's action URL's host is matched.
+	Downloads *bool    `json:"downloads,omitzero"` // Whether downloads wait (with `downloads: "allow"`): one a call starts is refused before a byte is kept (the `download` fact says `refused`, the summary why) and the tab's confirm handoff opens; the repeat after the person approves downloads it. `true` is narrower.
+	Defaults  *bool    `json:"defaults,omitzero"`  // Whether the default actions (`confirm_default_actions` in spec/: buy, pay, place order, purchase, delete, remove account, send, transfer, subscribe) wait too. `true` is narrower.
+}
+
+var policySitesValueConfirmKeys = []string{"actions", "submit_to", "downloads", "defaults"}
+
+func (o *PolicySitesValueConfirm) decode(d []byte, p *support.Path, extra string) *support.Error {
+	var raw [4]support.Span
+	if err := support.Members(d, p, policySitesValueConfirmKeys, raw[:], extra); err != nil {
+		return err
+	}
+	if r := raw[0]; r.Set() {
+		p := support.Key(p, "actions")
+		items := []string{}
+		if err := support.DecArray(d[r.Start:r.End], p, PolicyConfirmActionsMin, PolicyConfirmActionsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item string
+			{
+				v, err := support.DecString(raw, p, ConfirmActionCharsMin, ConfirmActionCharsMax)
+				if err != nil {
+					return err
+				}
+				item = v
+			}
+			items = append(items, item)
+			return nil
+		}); err != nil {
+			return err
+		}
+		o.Actions = items
+	}
+	if r := raw[1]; r.Set() {
+		p := support.Key(p, "submit_to")
+		items := []string{}
+		if err := support.DecArray(d[r.Start:r.End], p, PolicyHostsMin, PolicyHostsMax, func(i int, raw []byte, p *support.Path) *support.Error {
+			var item string
+			{
+				v, err := support.DecString(raw, p, HostPatternCharsMin, HostPatternCharsMax)
+				if err != nil {
+					return err
+				}
+				if err := support.CheckHostPattern(v, p); err != nil {
+					return err
+				}
+				item = v
+			}
+			items = append(items, item)
+			return nil
+		}); err != nil {
+			return err
+		}
+		o.SubmitTo = items
+	}
+	if r := raw[2]; r.Set() {
+		p := support.Key(p, "downloads")
+		v, err := support.DecBool(d[r.Start:r.End], p)
+		if err != nil {
+			return err
+		}
+		o.Downloads = &v
+	}
+	if r := raw[3]; r.Set() {
+		p := support.Key(p, "defaults")
+		v, err := support.DecBool(d[r.Start:r.End], p)
+		if err != nil {
+			return err
+		}
+		o.Defaults = &v
 	}
 	return nil
 }
@@ -1219,6 +1418,22 @@ func (o *Policy) Lookup(pointer string) (any, bool) {
 	case "/data_flow/allow":
 		if o.DataFlow != nil && o.DataFlow.Allow != nil {
 			return o.DataFlow.Allow, true
+		}
+	case "/confirm/actions":
+		if o.Confirm != nil && o.Confirm.Actions != nil {
+			return o.Confirm.Actions, true
+		}
+	case "/confirm/submit_to":
+		if o.Confirm != nil && o.Confirm.SubmitTo != nil {
+			return o.Confirm.SubmitTo, true
+		}
+	case "/confirm/downloads":
+		if o.Confirm != nil && o.Confirm.Downloads != nil {
+			return *o.Confirm.Downloads, true
+		}
+	case "/confirm/defaults":
+		if o.Confirm != nil && o.Confirm.Defaults != nil {
+			return *o.Confirm.Defaults, true
 		}
 	case "/sites":
 		if o.Sites != nil {

@@ -151,19 +151,20 @@ func (o *PolicyExplainArgs) TargetHint() string {
 
 // PolicyExplainFacts are the canonical facts of a policy_explain result.
 type PolicyExplainFacts struct {
-	Situation    string                  `json:"situation"`      // One sentence: what the authority allows.
-	Capabilities []*CapabilityLine       `json:"capabilities"`   // One line per capability.
-	Hosts        []*PolicyRuleLine       `json:"hosts"`          // Host rules, each with its layer.
-	Constraints  []*PolicyConstraintLine `json:"constraints"`    // Policy constraints.
-	Settings     []*PolicySettingLine    `json:"settings"`       // Authored settings, privacy included.
-	Ceilings     []string                `json:"ceilings"`       // Permanent ceilings.
-	Startup      string                  `json:"startup"`        // Browser startup posture.
-	StartupLayer string                  `json:"startup_layer"`  // Layer that set it.
-	Organization string                  `json:"organization"`   // Organization identity.
-	Provenance   string                  `json:"provenance"`     // Passport provenance.
-	Digest       string                  `json:"digest"`         // Policy digest, as the audit records it.
-	Layers       []string                `json:"layers"`         // Layers in force, from the top.
-	Note         string                  `json:"note,omitempty"` // Why the files on disk are not in force.
+	Situation    string                  `json:"situation"`         // One sentence: what the authority allows.
+	Capabilities []*CapabilityLine       `json:"capabilities"`      // One line per capability.
+	Hosts        []*PolicyRuleLine       `json:"hosts"`             // Host rules, each with its layer.
+	Constraints  []*PolicyConstraintLine `json:"constraints"`       // Policy constraints.
+	Settings     []*PolicySettingLine    `json:"settings"`          // Authored settings, privacy included.
+	Confirm      []string                `json:"confirm,omitempty"` // Confirmations in force, as "action \"NAME\" (layer)", "submission to PATTERN (layer)" or "downloads (layer)", a sites entry's with " on PATTERN".
+	Ceilings     []string                `json:"ceilings"`          // Permanent ceilings.
+	Startup      string                  `json:"startup"`           // Browser startup posture.
+	StartupLayer string                  `json:"startup_layer"`     // Layer that set it.
+	Organization string                  `json:"organization"`      // Organization identity.
+	Provenance   string                  `json:"provenance"`        // Passport provenance.
+	Digest       string                  `json:"digest"`            // Policy digest, as the audit records it.
+	Layers       []string                `json:"layers"`            // Layers in force, from the top.
+	Note         string                  `json:"note,omitempty"`    // Why the files on disk are not in force.
 }
 
 // normalize renders always-present lists as [] rather than null.

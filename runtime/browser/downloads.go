@@ -48,6 +48,9 @@ const DownloadPrefix = "ghostlight-dl-"
 type DownloadPolicy struct {
 	Allow    bool
 	MaxBytes int64 // 0: surface.DownloadBytesMax
+	// Held: downloads are allowed but wait for the person (policy
+	// confirm.downloads), so one that begins now is refused, and says so.
+	Held bool
 }
 
 type downloadKey struct{}
@@ -68,6 +71,9 @@ type Download struct {
 	Name  string // the page's suggested file name, as given (callers clean and bound it)
 	Bytes int64  // bytes received
 	State surface.DownloadState
+	// Held: refused because downloads wait for the person here
+	// (DownloadPolicy.Held).
+	Held bool
 }
 
 // download is the executor's record of one download.
@@ -80,6 +86,7 @@ type download struct {
 	// allowed: its workspace allowed it (dir is "" when the browser keeps it in its
 	// own folder: an attached browser's default context).
 	allowed bool
+	held    bool // refused while the policy held downloads for the person
 
 	received int64
 	state    surface.DownloadState
@@ -240,6 +247,7 @@ func (c *conn) onDownloadEvent(method string, params json.RawMessage) {
 				d.dir = ws.dl.dir.Path()
 			}
 			d.allowed = allowed
+			d.held = !allowed && ws.dl.policy.Held
 			ws.dl.seq++
 			d.seq = ws.dl.seq
 			ws.dl.list = append(ws.dl.list, d)
@@ -520,7 +528,7 @@ func (ws *Workspace) TakeDownloads() (first Download, n int) {
 		take := final && !d.final || !final && !d.began
 		if take {
 			if n == 0 {
-				first = Download{Name: d.name, Bytes: d.received, State: d.state}
+				first = Download{Name: d.name, Bytes: d.received, State: d.state, Held: d.held}
 			}
 			n++
 			d.began, d.final = true, final

@@ -36,6 +36,9 @@ type Layer struct {
 	Monitor bool
 	// sites are the layer's per-site rules (sites.go).
 	sites []siteRule
+	// confirms are the layer's confirmations, its site entries' included
+	// (confirm.go).
+	confirms []confirmRule
 
 	// The layer as written, for file layers and the command line (nil for
 	// the ceiling and a call's restriction).

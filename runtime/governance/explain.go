@@ -38,6 +38,10 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 		}
 		f.Capabilities = append(f.Capabilities, line)
 	}
+	f.Confirm = a.Confirmations() // confirm.go
+	if len(f.Confirm) > surface.ExplainConfirmationsMax {
+		f.Confirm = f.Confirm[:surface.ExplainConfirmationsMax]
+	}
 	limited, deniedHosts, deniedAddrs := false, 0, 0
 	for _, l := range a.layers {
 		if l.Hosts != nil {
@@ -171,6 +175,9 @@ func (a *Authority) Explain() *surface.PolicyExplainFacts {
 	}
 	if len(siteLines) > 0 {
 		parts = append(parts, strings.Join(siteLines, "; "))
+	}
+	if n := len(a.Confirmations()); n > 0 {
+		parts = append(parts, plural(n, "confirmation waits", "confirmations wait")+" for the user (see confirm)")
 	}
 	if m := a.Monitored(); len(m) > 0 {
 		which, they := "layer is", "it"
@@ -312,6 +319,9 @@ func Render(f *surface.PolicyExplainFacts, where Where) []string {
 		if len(c.DeniedOn) > 0 {
 			add("", "", "capability %s: denied on pages of %s", c.Capability, strings.Join(c.DeniedOn, ", "))
 		}
+	}
+	for _, c := range f.Confirm {
+		add("", "", "confirm: %s", c)
 	}
 	for _, h := range f.Hosts {
 		ptr := "/hosts/" + h.Rule

@@ -317,6 +317,7 @@ func compile(name string, p *surface.Policy) Layer {
 		l.Monitor = true
 	}
 	l.sites = compileSites(p)
+	l.confirms = confirmRules(l) // confirm.go
 	return l
 }
 

@@ -90,3 +90,29 @@ func flowConfirm(tool string, r *surface.Refusal) Text {
 	}
 	return Say(lead+"; no workbench serves, so the user cannot allow it here (Ghostlight must run with --workbench).", "Write only what the user gave you for this site.")
 }
+
+// ConfirmWaits joins what waits to why in an action_confirm message
+// (governance's confirmation); the workbench shows what comes before it.
+const ConfirmWaits = " waits for the user"
+
+// ConfirmRefused is the message of an action the person refused
+// (action_confirm after their answer).
+const ConfirmRefused = "the user refused this action"
+
+// actionConfirm words a consequential action waiting for the person
+// (policy confirm), or refused by them.
+func actionConfirm(tool string, r *surface.Refusal) Text {
+	if r.Message == ConfirmRefused {
+		return Say(tool+" was not run: the user refused this action in the Ghostlight workbench.",
+			"Do not repeat it; tell the user it was not done, or ask them what to do instead.")
+	}
+	lead := tool + " was not run: " + r.Message
+	next := "Once the user has answered, call " + tool + " again with the same arguments; its result says whether they approved."
+	switch {
+	case r.HandoffURL != "" && r.HandoffElicited:
+		return Say(lead+"; the user's client has shown them the workbench link ("+r.HandoffURL+"), where they approve it once, approve it for this page, or refuse it.", next)
+	case r.HandoffURL != "":
+		return Say(lead+"; ask the user to open the Ghostlight workbench at "+r.HandoffURL+" and approve it (once, or for this page) or refuse it.", next)
+	}
+	return Say(lead+"; no workbench serves, so the user cannot approve it here (Ghostlight must run with --workbench).", "Tell the user what you meant to do and let them do it themselves.")
+}

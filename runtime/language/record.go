@@ -80,6 +80,16 @@ func RecordDiscarded(rec string, already bool) Text {
 
 // Download words what became of a download a page started during the call; name is
 // the page's own suggestion (quoted, untrusted), never a path.
+// DownloadHeld says a download was refused because downloads on the page
+// wait for the person (policy confirm.downloads).
+func DownloadHeld(name string) string {
+	q := Quote(name)
+	if name == "" {
+		q = "a file"
+	}
+	return fmt.Sprintf("The page started a download of %s; it was refused, because downloads on this page wait for the user (policy confirm.downloads). Ask the user to approve it in the Ghostlight workbench, then repeat the call.", q)
+}
+
 func Download(d *surface.Download, name string) string {
 	q := Quote(name)
 	if name == "" {

@@ -119,6 +119,8 @@ func Refusal(tool string, r *surface.Refusal) Text {
 		return Say(fmt.Sprintf("That handle belongs to replica %s, which holds its tab, and this request reached another replica: either it named no tab or target for the router to read, or replica %s did not answer.", r.Replica, r.Replica),
 			fmt.Sprintf("Repeat the call naming its tab, so the router sends it to replica %s.", r.Replica),
 			fmt.Sprintf("If replica %s is gone, its tabs went with it: call browser_navigate without a tab to open a new one.", r.Replica))
+	case surface.ReasonActionConfirm:
+		return actionConfirm(tool, r) // handoff.go
 	case surface.ReasonNotSupported:
 		return Say(fmt.Sprintf("%s is not supported here: %s.", tool, msg))
 	}

@@ -156,6 +156,17 @@ func (a workbenchBrowser) HandBack(handle string) bool {
 	return false
 }
 
+// Answer closes the tab's handoff with the person's answer to a
+// confirmation (once, page, refuse).
+func (a workbenchBrowser) Answer(handle, answer string) bool {
+	for _, ho := range a.h.Handoffs() {
+		if ho.Tab == handle {
+			return a.h.Answer(ho.Session, handle, answer)
+		}
+	}
+	return false
+}
+
 // Release lets the model's script run again on a tab's document the
 // person typed a credential into; false when none was held.
 func (a workbenchBrowser) Release(handle string) bool {

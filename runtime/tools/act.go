@@ -65,6 +65,12 @@ type act struct {
 	// press watches a click's releases for the element last located
 	// (nil: a view point, or an element of an out-of-process frame).
 	press input.PressGuard
+	// located is the element last located (its role, name and the form it
+	// submits, for policy confirm: confirm.go).
+	located pagejs.Point
+	// asking records the person's answer to the confirmation the act
+	// stopped for (nil: it stopped for none).
+	asking func(answer string)
 }
 
 func (s *session) newAct(call context.Context, t *browser.Tab) *act {
@@ -124,7 +130,7 @@ func (a *act) locateID(ctx context.Context, id int, pointer string, opt pagejs.L
 		}
 		return input.Point{}, nil, p, r
 	}
-	a.press = nil
+	a.press, a.located = nil, p
 	if pw := pagejs.WatchPress(a.w, id, p.X, p.Y, pagejs.ActionDeadline(ctx)); pw != nil {
 		a.press = pw
 	}
@@ -475,6 +481,9 @@ func (s *session) perform(ctx context.Context, t *browser.Tab, fn func(ctx conte
 		}
 		return r
 	}, a.unlistClosed)
+	if ref != nil && ref.Reason == surface.ReasonActionConfirm && a.asking != nil {
+		s.ask(ctx, t, ref, handoffConfirm, a.asking) // the person answers (confirm.go)
+	}
 	if ref != nil && ref.Reason == surface.ReasonDialogBlocking && a.dispatched() {
 		// onTab saw the dialog the action opened; the act reports it.
 		if a.dialog == nil {

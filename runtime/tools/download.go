@@ -37,11 +37,16 @@ func downloadLayer(inv *pipeline.Invocation) string {
 func (s *session) carryDownloads(inv *pipeline.Invocation) {
 	inv.Carry(func(r *surface.Refusal) {
 		d, n := s.ws.TakeDownloads()
+		s.askHeldDownload(inv, n > 0 && d.Held) // confirm.go
 		if n == 0 {
 			return
 		}
 		f := downloadFact(d, n)
 		r.Download = f
+		if d.Held {
+			inv.Note(language.DownloadHeld(d.Name))
+			return
+		}
 		inv.Note(language.Download(f, d.Name))
 	})
 }

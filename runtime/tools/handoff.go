@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -68,9 +69,9 @@ type Handoff struct {
 type handoffKey struct{ session, tab string }
 
 type handoff struct {
-	id       string // the elicitation id
-	kind     string // handoffCredential or handoffFlow
-	approve  func() // a flow: lets the model's repeat of the write run
+	id       string       // the elicitation id
+	kind     string       // handoffCredential or handoffFlow
+	answer   func(string) // a flow or confirm: records the person's answer (confirm.go's Answer*)
 	field    string
 	host     string
 	since    time.Time
@@ -88,6 +89,10 @@ type handoffs struct {
 	// held: the tab's document generation the person typed a credential
 	// into (credheld.go).
 	held map[handoffKey]uint64
+	// confirms: the person's answers to consequential actions (confirm.go).
+	confirms map[handoffKey]*confirmState
+	// dlAsk: per call, the handoff to open if a download it starts is held.
+	dlAsk map[*pipeline.Invocation]func()
 }
 
 // SetHandoff says how handoffs reach the person (call before serving).
@@ -108,19 +113,25 @@ func (s *session) handoff(ctx context.Context, t *browser.Tab, r *surface.Refusa
 const (
 	handoffCredential = "credential" // to type a credential themselves
 	handoffFlow       = "flow"       // to allow one cross-site write (data_flow: confirm)
+	handoffConfirm    = "confirm"    // to approve or refuse a consequential action (confirm)
 )
 
 // confirmFlow asks the person, through the same handoff, to allow the
 // write the call was stopped for (data_flow_confirm): handing the tab back
 // allows it, and the model's repeat of the call then runs.
 func (s *session) confirmFlow(ctx context.Context, t *browser.Tab, r *surface.Refusal) {
-	s.ask(ctx, t, r, handoffFlow, pipeline.FromContext(ctx).FlowApproval())
+	approve := pipeline.FromContext(ctx).FlowApproval()
+	s.ask(ctx, t, r, handoffFlow, func(answer string) {
+		if approve != nil && answer != AnswerRefuse {
+			approve()
+		}
+	})
 }
 
 // ask opens (or keeps open) the tab's handoff and tells the person where to
 // act: r gains the workbench link, a headful window shows the tab, and a
 // client that can show a link gets one.
-func (s *session) ask(ctx context.Context, t *browser.Tab, r *surface.Refusal, kind string, approve func()) {
+func (s *session) ask(ctx context.Context, t *browser.Tab, r *surface.Refusal, kind string, answer func(string)) {
 	hs := &s.h.handoff
 	key := handoffKey{s.ws.ID(), t.Handle()}
 	hs.mu.Lock()
@@ -134,7 +145,10 @@ func (s *session) ask(ctx context.Context, t *browser.Tab, r *surface.Refusal, k
 		hs.byKey[key] = ho
 	}
 	ho.field, ho.host = language.Clean(r.Message), language.Host(t.URL())
-	ho.kind, ho.approve = kind, approve
+	if kind == handoffConfirm { // what waits, without the model's half of the sentence
+		ho.field, _, _ = strings.Cut(ho.field, language.ConfirmWaits)
+	}
+	ho.kind, ho.answer = kind, answer
 	opt := hs.opt
 	asked := ho.accepted
 	hs.mu.Unlock()
@@ -166,8 +180,11 @@ func (s *session) ask(ctx context.Context, t *browser.Tab, r *surface.Refusal, k
 		where = " on " + ho.host
 	}
 	msg := fmt.Sprintf("Ghostlight stopped at %s%s: a credential only you should type. Open the workbench, type it into the tab's live view, then press Hand back.", ho.field, where)
-	if kind == handoffFlow {
+	switch kind {
+	case handoffFlow:
 		msg = fmt.Sprintf("Ghostlight stopped %s%s. If you want this text sent there, open the workbench and press Hand back to allow this one write; otherwise leave it.", ho.field, where)
+	case handoffConfirm:
+		msg = fmt.Sprintf("Ghostlight stopped before %s%s. Open the workbench to approve it once, approve it for this page, or refuse it.", ho.field, where)
 	}
 	// Waits for the person's answer within the call's own deadline.
 	accepted, complete, ok := elicit(ctx, ho.id, u, msg)
@@ -187,6 +204,8 @@ const (
 	handoffOpenNote = "The credential handoff on %s is still open: the user has not handed the tab back yet."
 	flowDoneNote    = "The user allowed the cross-site write on %s: repeat that call as it was to run it."
 	flowOpenNote    = "The write waiting on the user on %s is not allowed yet."
+	confirmDoneNote = "The user answered the action waiting on %s: repeat that call as it was; its result says whether it ran."
+	confirmOpenNote = "The action waiting on the user on %s has no answer yet."
 )
 
 // noteHandoff tells the model, in the summary of a call on the tab, that
@@ -205,8 +224,11 @@ func (s *session) noteHandoff(ctx context.Context, t *browser.Tab) {
 	}
 	inv := pipeline.FromContext(ctx)
 	done, open := handoffDoneNote, handoffOpenNote
-	if ho.kind == handoffFlow {
+	switch ho.kind {
+	case handoffFlow:
 		done, open = flowDoneNote, flowOpenNote
+	case handoffConfirm:
+		done, open = confirmDoneNote, confirmOpenNote
 	}
 	if ho.done {
 		inv.Note(fmt.Sprintf(done, key.tab))
@@ -243,7 +265,15 @@ func (h *Handler) Handoffs() []Handoff {
 
 // HandBack closes the tab's handoff: the person says they are done. The
 // model's next call on the tab says so. False when no handoff was open.
+// For a flow or a confirmation it is Answer's "once".
 func (h *Handler) HandBack(session, tab string) bool {
+	return h.Answer(session, tab, AnswerOnce)
+}
+
+// Answer closes the tab's handoff with the person's answer (AnswerOnce,
+// AnswerPage, AnswerRefuse; a credential handoff takes any). False when no
+// handoff was open.
+func (h *Handler) Answer(session, tab, answer string) bool {
 	hs := &h.handoff
 	hs.mu.Lock()
 	ho := hs.byKey[handoffKey{session, tab}]
@@ -254,11 +284,11 @@ func (h *Handler) HandBack(session, tab string) bool {
 	ho.done = true
 	complete := ho.complete
 	ho.complete = nil
-	approve := ho.approve
-	ho.approve = nil
+	record := ho.answer
+	ho.answer = nil
 	hs.mu.Unlock()
-	if approve != nil { // the person allowed the waiting write
-		approve()
+	if record != nil { // the person's answer to the waiting write or action
+		record(answer)
 	}
 	if complete != nil {
 		go complete()

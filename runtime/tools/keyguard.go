@@ -37,6 +37,11 @@ func (a *act) keyGuard() input.KeyGuard {
 				submit = inv.Authority.AdmitCapability(surface.CapabilityWrite) != nil
 			}
 		}
+		if s.Enter || s.Space { // policy confirm: the key activates a control (confirm.go)
+			if r := a.confirmKey(ctx, s.Enter); r != nil {
+				return &guardRefused{r}
+			}
+		}
 		if !s.Inserts && !s.Paste && !submit {
 			return nil
 		}

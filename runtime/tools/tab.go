@@ -106,7 +106,7 @@ func (s *session) onTabSaying(ctx context.Context, t *browser.Tab, fn func(ctx c
 			said(popups)
 		}
 	}()
-	err := t.Do(governed(ctx), func(ctx context.Context) error {
+	err := t.Do(s.holdDownloads(ctx, t, governed(ctx)), func(ctx context.Context) error { // confirm.go
 		g, stop := t.Guard(ctx)
 		defer stop()
 		ref = fn(g)

@@ -26,6 +26,11 @@ func (h *Handler) BrowserClick(ctx context.Context, a *surface.BrowserClickArgs)
 		if r != nil {
 			return r
 		}
+		if a.Branch() != surface.BrowserClickBranchPoint { // policy confirm (confirm.go)
+			if r := ac.confirm(ctx, ac.located.Role, ac.located.Name, ac.located.Submit); r != nil {
+				return r
+			}
+		}
 		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
 			return input.Click(ctx, ac.t.Page(), pt, a.Button, a.ClickCount)
 		})

@@ -54,6 +54,18 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 			}
 			ids[i] = id
 		}
+		if submit { // policy confirm: a waiting submit fills nothing either (confirm.go)
+			ptr := locator(a.SubmitSelector, "/submit_target", "/submit_selector")
+			id, r := ac.resolve(ctx, a.SubmitTarget, a.SubmitSelector, ptr)
+			if r != nil {
+				return r
+			}
+			if it, err := pagejs.Describe(ctx, ac.w, id); err == nil {
+				if r := ac.confirm(ctx, it.Role, it.Name, it.Submit); r != nil {
+					return r
+				}
+			}
+		}
 		if r := ac.ready(ctx, ids, func(i int) string {
 			return locator(a.Fields[i].Selector, "/fields/"+strconv.Itoa(i)+"/target", "/fields/"+strconv.Itoa(i)+"/selector")
 		}); r != nil {

@@ -50,7 +50,19 @@ func (w *Workbench) api(rw http.ResponseWriter, r *http.Request, name, scope str
 			refuse(rw, http.StatusBadRequest, "/tab", "handle", "tab must be a tab handle")
 			return
 		}
-		if !w.o.Browser.HandBack(tab) {
+		// answer: a confirmation's once, page or refuse (absent: once).
+		answer := r.URL.Query().Get("answer")
+		ok := false
+		switch an, can := w.o.Browser.(Answerer); {
+		case answer == "":
+			ok = w.o.Browser.HandBack(tab)
+		case !answers[answer]:
+			refuse(rw, http.StatusBadRequest, "/answer", "enum", "answer must be once, page or refuse")
+			return
+		case can:
+			ok = an.Answer(tab, answer)
+		}
+		if !ok {
 			refuse(rw, http.StatusNotFound, "/tab", "handoff", "that tab has no credential handoff open")
 			return
 		}

@@ -81,7 +81,7 @@ func run(m *testing.M) int {
 	env.policyDir = filepath.Join(dir, "ws")
 	layer := filepath.Join(env.policyDir, "policy.cue")
 	_ = os.MkdirAll(env.policyDir, 0o755)
-	if err := os.WriteFile(layer, []byte("// The test's workspace layer.\ncapabilities: execute: \"deny\"\n"), 0o644); err != nil {
+	if err := os.WriteFile(layer, []byte("// The test's workspace layer.\ncapabilities: execute: \"deny\"\nconfirm: defaults: true\n"), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

@@ -53,6 +53,15 @@ type Browser interface {
 	RecordingGIF(session, handle string) ([]byte, error)
 }
 
+// Answerer is a Browser that takes the person's answer to a confirmation
+// (policy confirm): "once", "page" or "refuse". HandBack is "once".
+type Answerer interface {
+	Answer(tab, answer string) bool
+}
+
+// answers are the answers handback?answer= takes (runtime/tools' Answer*).
+var answers = map[string]bool{"once": true, "page": true, "refuse": true}
+
 // ErrNotFound: no such tab or recording.
 var ErrNotFound = errors.New("workbench: not found")
 
@@ -71,8 +80,10 @@ type Tab struct {
 
 // Handoff is a credential handoff waiting on the person.
 type Handoff struct {
-	// Kind is "credential" (the person types a credential) or "flow" (the
-	// person allows one cross-site write by handing the tab back).
+	// Kind is "credential" (the person types a credential), "flow" (the
+	// person allows one cross-site write by handing the tab back) or
+	// "confirm" (the person approves a consequential action once or for
+	// the page, or refuses it).
 	Kind  string    `json:"kind"`
 	Field string    `json:"field"`
 	Host  string    `json:"host"`

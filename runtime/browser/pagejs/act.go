@@ -26,7 +26,12 @@ type Point struct {
 	Editable   bool    `json:"editable,omitempty"`
 	Tag        string  `json:"tag"`       // of the element holding the value (a label's control)
 	InputType  string  `json:"inputType"` // input type when Tag is "input"
-	Scrolled   bool    `json:"scrolled"`
+	// Submit is the URL activating the element submits its form to (a
+	// submit control); Enter, the URL Enter in it submits to (a form's text
+	// field). "" when it submits nothing (policy confirm.submit_to).
+	Submit   string `json:"submit,omitempty"`
+	Enter    string `json:"enter,omitempty"`
+	Scrolled bool   `json:"scrolled"`
 	// ScrollX and ScrollY are the top document's scroll offsets once the
 	// element was located (nil for an element in a cross-origin frame,
 	// whose offsets are its frame's): a reveal needs no second round trip.
@@ -153,6 +158,18 @@ func FocusedEditable(ctx context.Context, w *World) (int, bool, error) {
 		OK bool `json:"ok"`
 	}
 	if err := w.invoke(ctx, "focusedEditable", struct{}{}, &out); err != nil {
+		return 0, false, err
+	}
+	return out.ID, out.OK, nil
+}
+
+// Focused returns the registered id of the focused element, if any.
+func Focused(ctx context.Context, w *World) (int, bool, error) {
+	var out struct {
+		ID int  `json:"id"`
+		OK bool `json:"ok"`
+	}
+	if err := w.invoke(ctx, "focused", struct{}{}, &out); err != nil {
 		return 0, false, err
 	}
 	return out.ID, out.OK, nil

@@ -27,6 +27,10 @@ type Item struct {
 	Credential bool   `json:"credential,omitempty"`
 	Editable   bool   `json:"editable,omitempty"`
 	Level      int    `json:"level,omitempty"`
+	// Submit and Enter: where activating it, or Enter in it, submits its
+	// form (Describe only; Point says the same).
+	Submit string `json:"submit,omitempty"`
+	Enter  string `json:"enter,omitempty"`
 }
 
 // Inspect scopes.

@@ -152,9 +152,14 @@ function showSelected() {
   $("live-held").hidden = !x.held;
   if (x.handoff) {
     const where = x.handoff.host ? " on " + x.handoff.host : "";
-    $("live-handoff-text").textContent = x.handoff.kind === "flow"
-      ? "The model wants to make " + x.handoff.field + where + " (a page may have told it to). Hand the tab back to allow this one write; leave it to refuse."
-      : "The model stopped at " + x.handoff.field + where + ": a credential only you should type. Click into the page below and type it yourself: it goes straight to the browser, never to the model, and is not recorded. Then hand the tab back.";
+    const confirm = x.handoff.kind === "confirm";
+    $("live-handoff-text").textContent = confirm
+      ? "The model wants " + x.handoff.field + where + ". Nothing was done yet. Approve it once, approve such actions on this page until it navigates, or refuse it."
+      : x.handoff.kind === "flow"
+        ? "The model wants to make " + x.handoff.field + where + " (a page may have told it to). Hand the tab back to allow this one write; leave it to refuse."
+        : "The model stopped at " + x.handoff.field + where + ": a credential only you should type. Click into the page below and type it yourself: it goes straight to the browser, never to the model, and is not recorded. Then hand the tab back.";
+    $("handback").hidden = confirm;
+    $("confirm-answers").hidden = !confirm;
   }
 }
 
@@ -256,6 +261,15 @@ function wireLive() {
     $("live-status").textContent = r.ok ? "handed back to the model" : "no handoff was open";
     loadTabs().catch(() => {});
   });
+  // A confirmation's three answers (policy confirm).
+  const said = { once: "approved once", page: "approved for this page", refuse: "refused" };
+  for (const answer of ["once", "page", "refuse"]) {
+    $("answer-" + answer).addEventListener("click", async () => {
+      const r = await api("handback?tab=" + encodeURIComponent(selectedTab) + "&answer=" + answer, { method: "POST" });
+      $("live-status").textContent = r.ok ? said[answer] : "no action was waiting";
+      loadTabs().catch(() => {});
+    });
+  }
   $("release").addEventListener("click", async () => {
     const r = await api("release?tab=" + encodeURIComponent(selectedTab), { method: "POST" });
     $("live-status").textContent = r.ok ? "released: the model may run page script here again" : "nothing was held";

@@ -177,6 +177,9 @@ function locate(a) {
   };
   if (isCredential(tgt, ttag, cx)) out.credential = true;
   if (isEditable(tgt, ttag)) out.editable = true;
+  const sub = submitTarget(tgt, ttag), ent = enterTarget(tgt, ttag);
+  if (sub) out.submit = sub;
+  if (ent) out.enter = ent;
   return out;
 }
 
@@ -184,7 +187,11 @@ function describe(a) {
   const cx = mkcx(a);
   const el = lookup(a.id);
   const tag = el.localName;
-  return itemOf(el, tag, classify(el, tag), cx);
+  const it = itemOf(el, tag, classify(el, tag), cx);
+  const sub = submitTarget(el, tag), ent = enterTarget(el, tag);
+  if (sub) it.submit = sub;
+  if (ent) it.enter = ent;
+  return it;
 }
 
 function numStr(n) {
@@ -375,6 +382,14 @@ function clearEl(a) {
     return {};
   }
   fail('not_editable', 'the element holds no text to clear');
+}
+
+// focused: the focused element (through shadow roots and same-origin
+// frames), the body and the document excepted.
+function focused() {
+  const a = deepActive();
+  if (a && a.nodeType === 1 && a.localName !== 'body' && a.localName !== 'html') return { id: idOf(a), ok: true };
+  return { ok: false };
 }
 
 function focusedEditable() {

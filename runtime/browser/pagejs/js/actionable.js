@@ -65,6 +65,9 @@ function actSample(a) {
     s.sy = scrollY;
     if (isCredential(tgt, ttag, cx)) s.credential = true;
     if (isEditable(tgt, ttag)) s.editable = true;
+    const sub = submitTarget(tgt, ttag), ent = enterTarget(tgt, ttag);
+    if (sub) s.submit = sub;
+    if (ent) s.enter = ent;
   }
   return s;
 }

@@ -20,6 +20,7 @@ return {
   focus: envelope(focusEl),
   clear: envelope(clearEl),
   focusedEditable: envelope(focusedEditable),
+  focused: envelope(focused),
   scrollBy: envelope(scrollByXY),
   reveal: envelope(reveal),
   metrics: envelope(metrics),

@@ -26,6 +26,30 @@ function isEditable(el, tag) {
   return isTextInput(el, tag) || tag === 'textarea' || editableHost(el);
 }
 
+// submitTarget: the URL activating el submits its form to, when el is a
+// submit control with a form ('' otherwise); a formaction of its own wins.
+function submitTarget(el, tag) {
+  if (!el.form) return '';
+  if ((tag === 'button' && el.type === 'submit') || (tag === 'input' && (el.type === 'submit' || el.type === 'image'))) {
+    return el.getAttribute('formaction') ? el.formAction : el.form.action;
+  }
+  return '';
+}
+
+// enterTarget: the URL Enter in el submits its form to (implicit
+// submission: a text field of a form that has a submit control, or whose
+// only text field it is), '' otherwise.
+function enterTarget(el, tag) {
+  if (!isTextInput(el, tag) || !el.form) return '';
+  let fields = 0;
+  for (const c of el.form.elements) {
+    const t = c.localName;
+    if (submitTarget(c, t) !== '') return el.form.action;
+    if (isTextInput(c, t)) fields++;
+  }
+  return fields === 1 ? el.form.action : '';
+}
+
 function isReadOnly(el, tag) {
   if ((isTextInput(el, tag) || tag === 'textarea') && el.readOnly) return true;
   return ariaTrue(el, 'aria-readonly');

@@ -1,0 +1,203 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+)
+
+// Consequential actions (policy confirm). Once an action's target is
+// located, and before anything is dispatched, the control's role, name and
+// the form it would submit are checked against the confirmations in force
+// (governance/confirm.go). A match answers action_confirm and opens the
+// tab's handoff (kind "confirm"); the person answers in the workbench:
+// approve once (the model's repeat on the same document runs once),
+// approve for this page (every such action on this document runs) or
+// refuse (the repeat is refused, saying so, once). Nothing the person
+// answers reaches the model but through the next call's result.
+
+// The person's answers (the workbench's handback?answer=).
+const (
+	AnswerOnce   = "once"
+	AnswerPage   = "page"
+	AnswerRefuse = "refuse"
+)
+
+// confirmState is one tab's answers.
+type confirmState struct {
+	once    map[string]uint64 // action key → document generation approved once
+	page    uint64            // the document approved for this page
+	pageSet bool
+	refused map[string]bool
+}
+
+type confirmVerdict int
+
+const (
+	confirmAsk confirmVerdict = iota
+	confirmRun
+	confirmRefused
+)
+
+// decideConfirm takes the person's answer for the action key on the tab's
+// document of generation gen: run (approved, an approval once is used up),
+// refused (said once), or ask.
+func (hs *handoffs) decideConfirm(k handoffKey, key string, gen uint64) confirmVerdict {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	st := hs.confirms[k]
+	if st == nil {
+		return confirmAsk
+	}
+	if st.pageSet && st.page == gen {
+		return confirmRun
+	}
+	if g, ok := st.once[key]; ok {
+		delete(st.once, key)
+		if g == gen {
+			return confirmRun
+		}
+	}
+	if st.refused[key] {
+		delete(st.refused, key)
+		return confirmRefused
+	}
+	return confirmAsk
+}
+
+// answerConfirm records the person's answer for the action key.
+func (hs *handoffs) answerConfirm(k handoffKey, key string, gen uint64, answer string) {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	if hs.confirms == nil {
+		hs.confirms = map[handoffKey]*confirmState{}
+	}
+	st := hs.confirms[k]
+	if st == nil {
+		st = &confirmState{once: map[string]uint64{}, refused: map[string]bool{}}
+		hs.confirms[k] = st
+	}
+	switch answer {
+	case AnswerPage:
+		st.page, st.pageSet = gen, true
+	case AnswerRefuse:
+		st.refused[key] = true
+	default:
+		st.once[key] = gen
+	}
+}
+
+// confirm checks an action on a control (role, accessible name, the URL
+// it submits its form to, "" none) about to be dispatched on the act's
+// page: nil to dispatch, or action_confirm (the act then asks the person,
+// perform).
+func (a *act) confirm(ctx context.Context, role, name, submit string) *surface.Refusal {
+	inv := pipeline.FromContext(ctx)
+	if inv == nil || inv.Authority == nil {
+		return nil
+	}
+	page := a.t.URL()
+	r := inv.Authority.ConfirmAction(page, role, name)
+	if r == nil && submit != "" {
+		r = inv.Authority.ConfirmSubmit(page, submit)
+	}
+	if r == nil {
+		return nil
+	}
+	k := handoffKey{a.s.ws.ID(), a.t.Handle()}
+	key, gen := role+"\x00"+name+"\x00"+submit, a.t.Generation()
+	switch a.s.h.handoff.decideConfirm(k, key, gen) {
+	case confirmRun:
+		return nil
+	case confirmRefused:
+		r.Message = language.ConfirmRefused
+		return r
+	}
+	hs := &a.s.h.handoff
+	a.asking = func(answer string) { hs.answerConfirm(k, key, gen, answer) }
+	return r
+}
+
+// confirmKey checks Enter or Space about to reach the focused element: on a
+// control (a button, a link) it is an action on it, and Enter in a form's
+// text field or on a submit control submits the form. Focus page code
+// cannot see (a closed shadow root, a frame of another origin) is not
+// looked into.
+func (a *act) confirmKey(ctx context.Context, enter bool) *surface.Refusal {
+	inv := pipeline.FromContext(ctx)
+	if inv == nil || inv.Authority == nil || !inv.Authority.HasConfirmations() {
+		return nil
+	}
+	id, ok, err := pagejs.Focused(ctx, a.w)
+	if err != nil || !ok {
+		return nil
+	}
+	it, err := pagejs.Describe(ctx, a.w, id)
+	if err != nil {
+		return nil
+	}
+	if it.Editable { // a text field: Enter submits its form, Space types
+		if !enter || it.Enter == "" {
+			return nil
+		}
+		return a.confirm(ctx, "", "", it.Enter)
+	}
+	return a.confirm(ctx, it.Role, it.Name, it.Submit)
+}
+
+// confirmDownloadKey is the action key of a download's approval.
+const confirmDownloadKey = "\x00download"
+
+// holdDownloads is gctx (the governed context of a call holding tab t)
+// with downloads held for the person when confirm.downloads applies on
+// t's page and no answer approves one there: a download the call starts
+// is then refused before a byte is kept, its result says why, and the
+// tab's handoff opens so the person can approve the repeat (answerable
+// like an action). Downloads are started by the page, after dispatch, so
+// they cannot wait before it as an action does.
+func (s *session) holdDownloads(ctx context.Context, t *browser.Tab, gctx context.Context) context.Context {
+	inv := pipeline.FromContext(ctx)
+	if inv == nil || inv.Authority == nil || !inv.Authority.AllowsDownloads() {
+		return gctx
+	}
+	r := inv.Authority.ConfirmsDownloads(t.URL())
+	if r == nil {
+		return gctx
+	}
+	k := handoffKey{s.ws.ID(), t.Handle()}
+	gen := t.Generation()
+	if s.h.handoff.decideConfirm(k, confirmDownloadKey, gen) == confirmRun {
+		return gctx
+	}
+	r.Tab = t.Handle()
+	hs := &s.h.handoff
+	// The handoff opens only once a download was held (carryDownloads),
+	// without asking the client: the result is being written by then.
+	quiet := context.WithValue(context.WithoutCancel(ctx), elicitKey{}, Elicit(nil))
+	hs.mu.Lock()
+	if hs.dlAsk == nil {
+		hs.dlAsk = map[*pipeline.Invocation]func(){}
+	}
+	hs.dlAsk[inv] = func() {
+		s.ask(quiet, t, r, handoffConfirm, func(answer string) { hs.answerConfirm(k, confirmDownloadKey, gen, answer) })
+	}
+	hs.mu.Unlock()
+	return browser.WithDownloads(gctx, browser.DownloadPolicy{Allow: false, Held: true})
+}
+
+// askHeldDownload opens the handoff for a download the call held, once
+// its result says so; forgetHeld drops the call's pending one.
+func (s *session) askHeldDownload(inv *pipeline.Invocation, held bool) {
+	hs := &s.h.handoff
+	hs.mu.Lock()
+	fn := hs.dlAsk[inv]
+	delete(hs.dlAsk, inv)
+	hs.mu.Unlock()
+	if fn != nil && held {
+		fn()
+	}
+}
