@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -79,9 +80,10 @@ func FollowWheel(ctx context.Context, w *World, x, y float64, before WheelOffset
 
 // caretEndJS puts the caret at the end of the focused control, as a person
 // clicking into a field and typing would append. It reads only the length.
-const caretEndJS = `function () {
+// It descends at most page_shadow_steps open shadow roots, as the page code does.
+var caretEndJS = `function () {
   var el = document.activeElement;
-  for (var i = 0; el && el.shadowRoot && el.shadowRoot.activeElement && i < 32; i++) el = el.shadowRoot.activeElement;
+  for (var i = 0; el && el.shadowRoot && el.shadowRoot.activeElement && i < ` + strconv.Itoa(surface.PageShadowStepsMax) + `; i++) el = el.shadowRoot.activeElement;
   if (!el) return false;
   try {
     if (typeof el.setSelectionRange === 'function' && typeof el.value === 'string') {
