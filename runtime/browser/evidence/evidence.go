@@ -5,7 +5,8 @@
 //
 // Evidence is untrusted page content. The collector keeps only what a
 // reader may see: console text and exception messages cut to a bound, and
-// for requests the method, the URL path, the host and the status. Headers,
+// for requests the method, the URL path, the host and the status (and
+// whether the policy proxy, not a host, answered). Other headers,
 // bodies, cookies, post data, query strings and fragments are never read
 // into it.
 package evidence
@@ -23,6 +24,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/netwall"
 )
 
 // Kinds of entries.
@@ -183,8 +185,14 @@ func (c *Collector) record(method string, params json.RawMessage) {
 		}
 		c.mu.Lock()
 		if r := c.pending[e.RequestID]; r != nil && r.seq == 0 {
-			r.status = e.Response.Status
-			r.seq = c.addLocked(r.entry(false))
+			if fromWall(e.Response.Headers) {
+				// The policy proxy answered: no host did, so no status.
+				delete(c.pending, e.RequestID)
+				c.addLocked(r.entry(true))
+			} else {
+				r.status = e.Response.Status
+				r.seq = c.addLocked(r.entry(false))
+			}
 		}
 		c.mu.Unlock()
 	case "Network.loadingFinished":
@@ -226,6 +234,17 @@ func (c *Collector) finish(id proto.NetworkRequestID, failed bool) {
 			}
 		}
 	}
+}
+
+// fromWall says the response is the policy proxy's own (netwall.WallHeader),
+// the one header the collector looks at, and only for its presence.
+func fromWall(h proto.NetworkHeaders) bool {
+	for k := range h {
+		if strings.EqualFold(k, netwall.WallHeader) {
+			return true
+		}
+	}
+	return false
 }
 
 // newRequest keeps what a request entry may say: the method, the path and

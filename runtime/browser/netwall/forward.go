@@ -27,7 +27,7 @@ var hopHeaders = []string{"Proxy-Connection", "Proxy-Authorization", "Proxy-Auth
 func (p *Proxy) forward(c net.Conn, cbr *bufio.Reader, req *http.Request, up *upstream) (keep bool, next *upstream) {
 	hostport, asked, ok := target(req)
 	if !ok {
-		refuseStatus(c, http.StatusBadRequest)
+		refuseStatus(c, http.StatusBadRequest, WallRefused)
 		return false, up
 	}
 	if up != nil && up.hostport != hostport {
@@ -50,7 +50,7 @@ func (p *Proxy) forward(c net.Conn, cbr *bufio.Reader, req *http.Request, up *up
 		cancel()
 		if err != nil {
 			p.unreachable(asked, err)
-			refuseStatus(c, statusFor(err))
+			refuseStatus(c, statusFor(err), wallWhy(err))
 			return false, nil
 		}
 		up = &upstream{hostport: hostport, c: uc, br: bufio.NewReader(uc)}
@@ -67,12 +67,12 @@ func (p *Proxy) forward(c net.Conn, cbr *bufio.Reader, req *http.Request, up *up
 	req.RequestURI = ""
 	_ = up.c.SetDeadline(time.Now().Add(idleWait))
 	if err := req.Write(up.c); err != nil {
-		refuseStatus(c, http.StatusBadGateway)
+		refuseStatus(c, http.StatusBadGateway, netError(err))
 		return false, up
 	}
 	resp, err := awaitResponse(c, cbr, up, req)
 	if err != nil {
-		refuseStatus(c, http.StatusBadGateway)
+		refuseStatus(c, http.StatusBadGateway, netError(err))
 		return false, up
 	}
 	if resp.StatusCode == http.StatusSwitchingProtocols {
@@ -116,7 +116,7 @@ func (p *Proxy) decided(asked, _ string) error {
 func (p *Proxy) tunnel(c net.Conn, br *bufio.Reader, req *http.Request) {
 	hostport, asked, ok := target(req)
 	if !ok {
-		refuseStatus(c, http.StatusBadRequest)
+		refuseStatus(c, http.StatusBadRequest, WallRefused)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), resolveWait+dialWait)
@@ -128,7 +128,7 @@ func (p *Proxy) tunnel(c net.Conn, br *bufio.Reader, req *http.Request) {
 	cancel()
 	if err != nil {
 		p.unreachable(asked, err)
-		refuseStatus(c, statusFor(err))
+		refuseStatus(c, statusFor(err), wallWhy(err))
 		return
 	}
 	defer uc.Close()

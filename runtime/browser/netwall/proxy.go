@@ -168,7 +168,7 @@ func (p *Proxy) client(c net.Conn) {
 		req, err := http.ReadRequest(br)
 		if err != nil {
 			if lim.N <= 0 {
-				refuseStatus(c, http.StatusRequestHeaderFieldsTooLarge)
+				refuseStatus(c, http.StatusRequestHeaderFieldsTooLarge, WallRefused)
 			}
 			return
 		}
@@ -322,10 +322,30 @@ func dial(ctx context.Context, addrs []netip.AddrPort) (net.Conn, error) {
 	return nil, last
 }
 
+// WallHeader marks the proxy's own answers: the request reached no host.
+// Its value is why (refused, or the network error the browser would have
+// met connecting itself), so evidence can say "failed" rather than take
+// the proxy's status for the host's (Chromium shows a plain-HTTP request's
+// 502 as the host's response, and sometimes, when the close overtakes the
+// response, as a failure: the header makes it one answer).
+const WallHeader = "Ghostlight-Wall"
+
+// WallRefused is WallHeader's value for a request the rules refused.
+const WallRefused = "refused"
+
 // refuseStatus answers a request the proxy will not carry, and closes.
-func refuseStatus(c net.Conn, code int) {
+func refuseStatus(c net.Conn, code int, why string) {
 	_, _ = io.WriteString(c, "HTTP/1.1 "+strconv.Itoa(code)+" "+http.StatusText(code)+
+		"\r\n"+WallHeader+": "+why+
 		"\r\nContent-Length: 0\r\nConnection: close\r\nProxy-Connection: close\r\n\r\n")
+}
+
+// wallWhy is WallHeader's value for a failed admission or dial.
+func wallWhy(err error) string {
+	if errors.Is(err, errRefused) {
+		return WallRefused
+	}
+	return netError(err)
 }
 
 // netError names a failed resolution or dial as Chromium would.
