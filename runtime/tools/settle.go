@@ -28,6 +28,7 @@ func settleConfig() settle.Config {
 		FrameGap:    time.Duration(surface.SettleFrameMsMax) * time.Millisecond,
 		DOMPatience: time.Duration(surface.SettleDomMsMax) * time.Millisecond,
 		Retry:       time.Duration(surface.SettleRetryMsMax) * time.Millisecond,
+		FrameAfter:  true,
 	}
 }
 

@@ -15,7 +15,12 @@
 //   - no request issued since the watch began is still in flight;
 //   - every window the page announced has been adopted;
 //   - the DOM is quiet: unchanged across Config.Frames animation frames after
-//     the last mutation (or, where frames do not run, for Config.Quiet).
+//     the last mutation or scroll (or, where frames do not run, for
+//     Config.Quiet);
+//   - with Config.FrameAfter, one probe waited in the page for an animation
+//     frame after the input: a scroll the action made fires its event, and
+//     resize and intersection observers run, only in the next frame, and a
+//     virtualized list re-renders from there.
 //
 // A page already mutating before the input (an animation, a clock) gives no
 // DOM evidence, and mutations alone never hold a page past DOMPatience.
@@ -64,13 +69,16 @@ const (
 	RequestStarted
 	// RequestEnded: that request finished or failed.
 	RequestEnded
+	// FrameWaived: the frame Config.FrameAfter asks for could not be waited
+	// for (no time left, the probe could not run): settling goes on without.
+	FrameWaived
 )
 
 var kindNames = [...]string{Probed: "probed", Acked: "acked", Synced: "synced", ProbeLost: "probe_lost",
 	BarrierFailed: "barrier_failed", NavRequested: "nav_requested", LoadStarted: "load_started",
 	LoadStopped: "load_stopped", SameDocument: "same_document", Committed: "committed",
 	WindowOpened: "window_opened", TabAdopted: "tab_adopted", RequestStarted: "request_started",
-	RequestEnded: "request_ended"}
+	RequestEnded: "request_ended", FrameWaived: "frame_waived"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
@@ -101,6 +109,8 @@ type Probe struct {
 	// Downloads: downloads the page let through since the last report (an
 	// a[download] link); they never hold the page.
 	Downloads int `json:"downloads"`
+	// Held: the report is a hold's, and an animation frame ran during it.
+	Held bool `json:"held"`
 }
 
 // Config tunes a decision. Values come from spec/ through the wiring.
@@ -127,6 +137,10 @@ type Config struct {
 	// adoption), or a round trip no document could answer yet (the next
 	// page event wakes it too). 0 falls back to Quiet.
 	Retry time.Duration
+	// FrameAfter: settling needs one hold after the input (an animation
+	// frame in the page), so what the frame runs (scroll events, resize and
+	// intersection observers) is seen.
+	FrameAfter bool
 	// Start is when the watch began (before the input).
 	Start time.Time
 }
@@ -157,6 +171,9 @@ type Verdict struct {
 	// DOMOnly: only the DOM still changing holds the page, so waiting in
 	// the page for its animation frames (Watch's hold probe) loses nothing.
 	DOMOnly bool
+	// Frame: nothing else holds the page, but Config.FrameAfter's frame
+	// has not been waited for: hold once.
+	Frame bool
 
 	Readiness string // document.readyState at the latest probe ("" unknown)
 	Downloads int    // downloads the page let through since the input
@@ -184,6 +201,7 @@ type State struct {
 	lastAt   time.Time
 	expect   time.Time // the first probe that reported a navigation the page let through
 	ready    string
+	framed   bool // a hold saw a frame after the input, or its frame was waived
 	// downloads the page let through after the input, summed over probes.
 	downloads int
 }
@@ -218,6 +236,7 @@ func (s *State) Add(e Event) {
 		}
 		s.barrier = e.At
 		s.last, s.lastAt = &p, e.At
+		s.framed = s.framed || p.Held
 		s.downloads += p.Downloads
 		if p.Started > 0 && s.expect.IsZero() {
 			s.expect = e.At
@@ -234,6 +253,8 @@ func (s *State) Add(e Event) {
 		s.domLive, s.last = false, nil
 	case BarrierFailed:
 		s.failedAt = e.At
+	case FrameWaived:
+		s.framed = true
 	case NavRequested:
 		s.navigating = true
 		s.lastEvent = e.At
@@ -326,6 +347,11 @@ func (s *State) Decide(now time.Time) Verdict {
 		v.Until = until
 	case !caughtUp:
 		v.Barrier = true
+	case s.cfg.FrameAfter && !s.framed && s.domLive && s.last != nil && now.Sub(s.cfg.Start) < s.cfg.DOMPatience:
+		// Owed until a hold saw a frame: a loaded renderer may run none
+		// within one hold's time. A page whose frames never run (none
+		// measured here: background tabs run them) pays DOMPatience.
+		v.Frame = true
 	default:
 		v.Settled = true
 	}

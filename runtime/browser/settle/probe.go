@@ -1,9 +1,9 @@
 package settle
 
-// ProbeJS arms (once per document) a mutation observer, navigation listeners
-// and an animation-frame counter in the isolated world, and reports a Probe:
-// the mutation count, the time and the animation frames since the last
-// mutation, the ready state, and how many navigations (and downloads) the
+// ProbeJS arms (once per document) a mutation observer, a scroll listener,
+// navigation listeners and an animation-frame counter in the isolated world,
+// and reports a Probe: the count of mutations and scrolls, the time and the
+// animation frames since the last one, the ready state, and how many navigations (and downloads) the
 // document started since the previous report. The page-side report is what orders things: a
 // link or location change starts its navigation before the input that
 // caused it is acknowledged, but the browser's events about it may reach
@@ -22,17 +22,22 @@ package settle
 // frames since its last mutation (or no mutation was ever seen), once the
 // page let a navigation through, or after holdMs (frames may not run): one
 // round trip that ends at the frame instead of polls guessing when it comes.
+// Its report says held when a frame ran during it, so the decision knows a
+// frame ran after the input (a loaded machine may run none in holdMs).
 // The counter's callback was registered before the hold's, so it runs
 // first in each frame and the hold sees that frame counted.
 const ProbeJS = `function (keepMs, frames, holdMs) {
   var g = globalThis, s = g.__ghostlightSettle;
   if (!s || s.doc !== document) {
     s = { doc: document, seq: 0, last: -1, frame: 0, mframe: -1, tick: -1, until: 0, need: 0, ticking: false, starts: [], dls: [] };
-    new MutationObserver(function (rs) {
-      s.seq += rs.length; s.last = performance.now(); s.mframe = s.frame;
+    var changed = function (n) {
+      s.seq += n; s.last = performance.now(); s.mframe = s.frame;
       if (!s.ticking && s.last < s.until) { s.ticking = true; requestAnimationFrame(s.step); }
-    })
+    };
+    new MutationObserver(function (rs) { changed(rs.length); })
       .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    // A scroll is a change too: a virtualized list renders from its event.
+    addEventListener('scroll', function () { changed(1); }, { capture: true, passive: true });
     addEventListener('submit', function (e) { s.starts.push(e); }, true);
     if (g.navigation && navigation.addEventListener) navigation.addEventListener('navigate', function (e) {
       // downloadRequest is null for a navigation, the file name ("" when
@@ -48,7 +53,7 @@ const ProbeJS = `function (keepMs, frames, holdMs) {
   }
   s.until = performance.now() + keepMs;
   s.need = frames;
-  var report = function () {
+  var report = function (held) {
     var started = 0, downloads = 0;
     for (var i = 0; i < s.starts.length; i++) if (!s.starts[i].defaultPrevented) started++;
     for (var j = 0; j < s.dls.length; j++) if (!s.dls[j].defaultPrevented) downloads++;
@@ -56,21 +61,21 @@ const ProbeJS = `function (keepMs, frames, holdMs) {
     s.dls = [];
     var now = performance.now();
     return { seq: s.seq, ago: s.last < 0 ? -1 : now - s.last, frames: s.mframe < 0 ? -1 : s.frame - s.mframe,
-      tick: s.tick < 0 ? -1 : now - s.tick, ready: document.readyState, started: started, downloads: downloads };
+      tick: s.tick < 0 ? -1 : now - s.tick, ready: document.readyState, started: started, downloads: downloads, held: !!held };
   };
   if (!(holdMs > 0)) return report();
   if (!s.ticking) { s.ticking = true; requestAnimationFrame(s.step); }
-  var end = performance.now() + holdMs;
+  var end = performance.now() + holdMs, f0 = s.frame;
   return new Promise(function (resolve) {
     var done = false, timer = 0;
     var check = function () {
       if (done) return;
       if (s.mframe < 0 || s.frame - s.mframe >= frames || s.starts.length > 0 || performance.now() >= end) {
-        done = true; clearTimeout(timer); resolve(report()); return;
+        done = true; clearTimeout(timer); resolve(report(true)); return;
       }
       requestAnimationFrame(check);
     };
-    timer = setTimeout(function () { if (!done) { done = true; resolve(report()); } }, holdMs);
+    timer = setTimeout(function () { if (!done) { done = true; resolve(report(s.frame > f0)); } }, holdMs);
     requestAnimationFrame(check);
   });
 }`

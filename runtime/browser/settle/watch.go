@@ -404,10 +404,15 @@ func (wt *Watch) Settle(ctx context.Context) Result {
 		if v.Barrier {
 			continue
 		}
-		if v.DOMOnly {
-			// Only the DOM holds the page: wait for its frames in the page.
+		if v.DOMOnly || v.Frame {
+			// Only the DOM holds the page, or it owes one frame: wait for
+			// its frames in the page.
 			if d := wt.holdFor(ctx, time.Now()); d > time.Millisecond && wt.hold(ctx, d) {
 				caught = true
+				continue
+			}
+			if v.Frame {
+				wt.add(Event{Kind: FrameWaived, At: time.Now()})
 				continue
 			}
 		}
