@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
+	"io/fs"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -192,21 +193,133 @@ func typedSentence(e ast.Expr) bool {
 // function expression, an arrow, or a reach into the page's globals.
 var pageJS = regexp.MustCompile(`function\s*\(|\)\s*=>|\b(document|window)\.[a-zA-Z]|getComputedStyle|querySelector|elementFromPoint|\bscroll[XY]\b`)
 
-// TestExecutorImportsOnlyGeneratedSurface: the executor (runtime/browser/...)
-// may import, of this module, only itself and the generated surface's
-// constants and types (generated/surface); never the handlers, the
-// pipeline, governance, the language context, the MCP edge or the server
-// (docs/ARCHITECTURE.md, Dependency rules).
-func TestExecutorImportsOnlyGeneratedSurface(t *testing.T) {
+// TestExecutorImportsOnlyGenerated: the executor (runtime/browser/...) may
+// import, of this module, only itself, the generated bounds
+// (generated/limits) and the generated surface's enums, tables and types
+// (generated/surface); never the handlers, the pipeline, governance, the
+// language context, the MCP edge or the server (docs/ARCHITECTURE.md,
+// Dependency rules).
+func TestExecutorImportsOnlyGenerated(t *testing.T) {
 	const mod = "github.com/ghostlight-dev/ghostlight/"
 	for pkg, imps := range pkgImports(t, "../runtime/browser/...", true) {
 		for _, imp := range imps {
 			if !strings.HasPrefix(imp, mod) {
 				continue
 			}
-			if imp != mod+"generated/surface" && imp != mod+"runtime/browser" && !strings.HasPrefix(imp, mod+"runtime/browser/") {
-				t.Errorf("%s imports %s: the executor takes only generated/surface of the rest of the module", pkg, imp)
+			if imp != mod+"generated/limits" && imp != mod+"generated/surface" && imp != mod+"runtime/browser" && !strings.HasPrefix(imp, mod+"runtime/browser/") {
+				t.Errorf("%s imports %s: the executor takes only generated/limits and generated/surface of the rest of the module", pkg, imp)
 			}
 		}
 	}
+}
+
+// executorSurfaceUsers are the executor files (under runtime/browser) that
+// still import generated/surface, each for a type, an enum or a table the
+// spec owns (CONTRIBUTING.md: no enum is typed in Go outside generated/),
+// never for a bound. A file that stops importing it must leave this list.
+var executorSurfaceUsers = map[string]string{
+	// Typed refusals: each Kind maps to a surface.Refusal and its Reason
+	// (docs/decisions/typed-refusals.md); the tests walk surface.ReasonValues.
+	"refusal.go":               "surface.Refusal, surface.Reason*, surface.DialogType",
+	"refusal_test.go":          "surface.ReasonValues",
+	"capture/refusal.go":       "surface.Refusal, surface.Reason*",
+	"capture/refusal_test.go":  "surface.ReasonValues",
+	"input/refusal.go":         "surface.Refusal, surface.Reason*",
+	"input/refusal_test.go":    "surface.ReasonValues",
+	"pagejs/refusal.go":        "surface.Refusal, surface.Reason*",
+	"pagejs/refusal_test.go":   "surface.ReasonValues",
+	"config.go":                "enums: browser_navigate reuse, browser_history action, Readiness",
+	"workspace.go":             "enum: Readiness (unknown)",
+	"dialog.go":                "enum: DialogType",
+	"downloads.go":             "enum type: DownloadState (a download fact the handlers return as is)",
+	"downloads_test.go":        "enum: DownloadState",
+	"downloads_person_test.go": "enum: DownloadState",
+	"tabhandle.go":             "handle prefix: HandlePrefixTab",
+	"input/mouse.go":           "enum: browser_click button",
+	"live/live.go":             "table: NamedKeys",
+	"pagejs/find.go":           "enum: browser_find scope",
+	"pagejs/inspect.go":        "enum: browser_inspect scope",
+	"pagejs/read.go":           "enum: browser_read mode",
+	"pagejs/js.go":             "table: CredentialClasses",
+}
+
+// TestExecutorReadsBoundsFromLimits: no executor file reads a bound through
+// generated/surface (it reads generated/limits, the one declaration of each
+// number), and only the files of executorSurfaceUsers import
+// generated/surface at all, for its types, enums and tables.
+func TestExecutorReadsBoundsFromLimits(t *testing.T) {
+	const surfacePath = "github.com/ghostlight-dev/ghostlight/generated/surface"
+	fset := token.NewFileSet()
+	// Every constant generated/limits declares is a bound.
+	bounds := map[string]bool{}
+	limitFiles, _ := filepath.Glob("../generated/limits/*.go")
+	for _, path := range limitFiles {
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+				for _, sp := range g.Specs {
+					for _, n := range sp.(*ast.ValueSpec).Names {
+						bounds[n.Name] = true
+					}
+				}
+			}
+		}
+	}
+	if len(bounds) < 100 {
+		t.Fatalf("read %d bound constants from generated/limits; the glob is wrong", len(bounds))
+	}
+	root := "../runtime/browser"
+	importers, files := map[string]bool{}, 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		files++
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		local := ""
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == surfacePath {
+				local = "surface"
+				if imp.Name != nil {
+					local = imp.Name.Name
+				}
+			}
+		}
+		if local == "" {
+			return nil
+		}
+		importers[rel] = true
+		if _, ok := executorSurfaceUsers[rel]; !ok {
+			t.Errorf("runtime/browser/%s imports generated/surface: the executor reads bounds from generated/limits; a type, enum or table it truly needs is listed in executorSurfaceUsers with why", rel)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == local && bounds[sel.Sel.Name] {
+					t.Errorf("%s: reads the bound %s.%s: read generated/limits", fset.Position(sel.Pos()), local, sel.Sel.Name)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 100 {
+		t.Fatalf("read %d executor files; the walk is wrong", files)
+	}
+	for rel := range executorSurfaceUsers {
+		if !importers[rel] {
+			t.Errorf("runtime/browser/%s no longer imports generated/surface: remove it from executorSurfaceUsers", rel)
+		}
+	}
+	t.Logf("%d executor files, %d import generated/surface (types, enums, tables; no bound)", files, len(importers))
 }

@@ -2,9 +2,11 @@ package gen
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/ghostlight-dev/ghostlight/gen/emit"
 	"github.com/ghostlight-dev/ghostlight/gen/ir"
 	"github.com/ghostlight-dev/ghostlight/gen/load"
 )
@@ -41,4 +43,43 @@ func TestBoundKindRules(t *testing.T) {
 		n[b.Kind]++
 	}
 	t.Logf("%d bounds: %d contract limits, %d budgets, %d tuning values", len(spec.Bounds), n[ir.BoundLimit], n[ir.BoundBudget], n[ir.BoundTuning])
+}
+
+// TestBoundsDeclaredOnce: a bound's number is written in Go once, in the
+// limits package; every other rendered Go file names it (generated/surface's
+// bounds.go aliases each constant for its decoders) and never restates it.
+func TestBoundsDeclaredOnce(t *testing.T) {
+	files := renderReal(t, nil)
+	spec := loadReal(t)
+	names := map[string]bool{}
+	for _, b := range spec.Bounds {
+		for _, w := range []string{"", "Min", "Max", "Default"} {
+			names[b.GoName+w] = true
+		}
+	}
+	decl := regexp.MustCompile(`(?m)^\s*(?:const\s+)?([A-Z][A-Za-z0-9]*)\s*=\s*-?[0-9]`)
+	declared := map[string]int{}
+	for name, b := range files {
+		if !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		for _, m := range decl.FindAllSubmatch(b, -1) {
+			if !names[string(m[1])] {
+				continue
+			}
+			if !strings.HasPrefix(name, emit.LimitsPackage+"/") {
+				t.Errorf("%s declares %s with a number: bounds are declared in %s/ only", name, m[1], emit.LimitsPackage)
+			}
+			declared[string(m[1])]++
+		}
+	}
+	for n, c := range declared {
+		if c != 1 {
+			t.Errorf("%s is declared %d times in %s/", n, c, emit.LimitsPackage)
+		}
+	}
+	if len(declared) == 0 {
+		t.Fatalf("no bound declared in %s/", emit.LimitsPackage)
+	}
+	t.Logf("%d bound constants declared with a number, all in %s/", len(declared), emit.LimitsPackage)
 }

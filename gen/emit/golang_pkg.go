@@ -13,9 +13,8 @@ func (g *goGen) all() map[string]*jen.File {
 		"catalog.go": g.catalogFile(),
 	}
 	if g.surface == g.spec.Core() {
-		out["bounds.go"] = g.boundsFile(ir.BoundLimit, ir.BoundBudget)
-		if hasBounds(g.spec, ir.BoundTuning) {
-			out["tuning.go"] = g.boundsFile(ir.BoundTuning)
+		if len(g.spec.Bounds) > 0 {
+			out["bounds.go"] = g.boundAliasFile()
 		}
 		out["envelope.go"] = g.envelopeFile()
 		out["types.go"] = g.typesFile()
@@ -62,54 +61,137 @@ func hasBounds(spec *ir.Spec, k ir.BoundKind) bool {
 	return false
 }
 
-// boundsFile renders the named bounds of the given kinds as constants, each
+// LimitsPackage is the Go package, and its directory under the output
+// root, that declares every bound: the one place a bound's number is
+// written in Go. The executor reads its bounds there and needs nothing
+// else of the surface.
+const LimitsPackage = "limits"
+
+// limitsDoc is the limits package's doc comment.
+const limitsDoc = "Package limits holds every bound spec/bounds*.cue declares, as Go constants: the contract " +
+	"limits a caller, a result, a policy file or the person can rely on, the budgets the tests hold " +
+	"Ghostlight's output to, and the tuning values of its own waits, polls, buffers and retries. " +
+	"It is the one declaration of each number: generated/surface names the same constants for its " +
+	"decoders, and the executor (runtime/browser/...) reads them here."
+
+// limitsFiles renders the limits package: limits and budgets in bounds.go,
+// tuning values in tuning.go.
+func limitsFiles(spec *ir.Spec, root string) map[string]*jen.File {
+	path := root + "/" + LimitsPackage
+	file := func() *jen.File {
+		f := jen.NewFilePathName(path, LimitsPackage)
+		f.HeaderComment(Header)
+		return f
+	}
+	out := map[string]*jen.File{}
+	f := file()
+	f.PackageComment(limitsDoc)
+	boundsInto(f, spec, ir.BoundLimit, ir.BoundBudget)
+	out["bounds.go"] = f
+	if hasBounds(spec, ir.BoundTuning) {
+		f := file()
+		boundsInto(f, spec, ir.BoundTuning)
+		out["tuning.go"] = f
+	}
+	return out
+}
+
+// boundsInto renders the named bounds of the given kinds as constants, each
 // kind under the comment that says what its numbers are.
-func (g *goGen) boundsFile(kinds ...ir.BoundKind) *jen.File {
-	f := g.file()
+func boundsInto(f *jen.File, spec *ir.Spec, kinds ...ir.BoundKind) {
 	for _, k := range kinds {
-		if !hasBounds(g.spec, k) {
+		if !hasBounds(spec, k) {
 			continue
 		}
 		f.Comment(boundKindDocs[k])
 		f.Line()
-		for _, b := range g.spec.Bounds {
+		for _, b := range spec.Bounds {
 			if b.Kind != k {
 				continue
 			}
-			var defs []jen.Code
 			doc := b.Doc
 			if b.Unit != "" {
 				doc += " (" + b.Unit + ")"
 			}
-			if v := tuningValue(b); v != nil {
-				// A tuning value is one number: its own name says it; the
-				// <Name>Max (or Min) the runtime reads stays its older name.
-				defs = append(defs, jen.Id(b.GoName).Op("=").Lit(int(*v)))
-				for _, p := range []struct {
-					which string
-					v     *int64
-				}{{"Min", b.Min}, {"Max", b.Max}} {
-					if p.v != nil {
-						defs = append(defs, jen.Id(b.GoName+p.which).Op("=").Id(b.GoName))
-					}
-				}
-				f.Comment(b.GoName + " (" + string(b.Kind) + "): " + doc)
-				f.Const().Defs(defs...)
-				continue
-			}
-			for _, p := range []struct {
-				which string
-				v     *int64
-			}{{"Min", b.Min}, {"Max", b.Max}, {"Default", b.Def}} {
-				if p.v != nil {
-					defs = append(defs, jen.Id(b.GoName+p.which).Op("=").Lit(int(*p.v)))
-				}
-			}
 			f.Comment(b.GoName + " (" + string(b.Kind) + "): " + doc)
-			f.Const().Defs(defs...)
+			f.Const().Defs(boundDefs(b, func(name string, v *int64) jen.Code {
+				return jen.Id(name).Op("=").Lit(int(*v))
+			})...)
 		}
 	}
+}
+
+// boundDefs lists a bound's constants in order, each rendered by def from
+// its name and number. A tuning value is one number: its own name says it;
+// the <Name>Max (or Min) the runtime reads stays its older name, defined as
+// the first.
+func boundDefs(b *ir.Bound, def func(name string, v *int64) jen.Code) []jen.Code {
+	var defs []jen.Code
+	if v := tuningValue(b); v != nil {
+		defs = append(defs, def(b.GoName, v))
+		for _, p := range []struct {
+			which string
+			v     *int64
+		}{{"Min", b.Min}, {"Max", b.Max}} {
+			if p.v != nil {
+				defs = append(defs, jen.Id(b.GoName+p.which).Op("=").Id(b.GoName))
+			}
+		}
+		return defs
+	}
+	for _, p := range []struct {
+		which string
+		v     *int64
+	}{{"Min", b.Min}, {"Max", b.Max}, {"Default", b.Def}} {
+		if p.v != nil {
+			defs = append(defs, def(b.GoName+p.which, p.v))
+		}
+	}
+	return defs
+}
+
+// boundAliasFile renders the core surface's bounds.go: every constant of
+// the limits package under the same name here, where the decoders read it.
+// The number is written once, in limits.
+func (g *goGen) boundAliasFile() *jen.File {
+	f := g.file()
+	lim := g.root + "/" + LimitsPackage
+	f.Comment("Bounds under the names the decoders read: each is the constant of the same name in package " +
+		LimitsPackage + ", the one declaration of its number (spec/bounds*.cue). The executor reads " +
+		LimitsPackage + " itself.")
+	for _, k := range []ir.BoundKind{ir.BoundLimit, ir.BoundBudget, ir.BoundTuning} {
+		if !hasBounds(g.spec, k) {
+			continue
+		}
+		var defs []jen.Code
+		for _, b := range g.spec.Bounds {
+			if b.Kind != k {
+				continue
+			}
+			alias := func(name string, _ *int64) jen.Code { return jen.Id(name).Op("=").Qual(lim, name) }
+			if tuningValue(b) != nil {
+				// The older <Name>Max (or Min) aliases its own constant too.
+				for _, which := range []string{"", "Min", "Max"} {
+					if which == "" || (which == "Min" && b.Min != nil) || (which == "Max" && b.Max != nil) {
+						defs = append(defs, alias(b.GoName+which, nil))
+					}
+				}
+				continue
+			}
+			defs = append(defs, boundDefs(b, alias)...)
+		}
+		f.Line()
+		f.Comment(boundKindTitle[k])
+		f.Const().Defs(defs...)
+	}
 	return f
+}
+
+// boundKindTitle names each kind's block of aliases.
+var boundKindTitle = map[ir.BoundKind]string{
+	ir.BoundLimit:  "Contract and surface limits.",
+	ir.BoundBudget: "Budgets.",
+	ir.BoundTuning: "Tuning values.",
 }
 
 // enumsFile renders the surface's named enums as typed string constants

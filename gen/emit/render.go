@@ -51,6 +51,15 @@ func Render(spec *ir.Spec, root string) (files map[string][]byte, err error) {
 			return nil, err
 		}
 	}
+	if len(spec.Bounds) > 0 {
+		for name, f := range limitsFiles(spec, root) {
+			var b bytes.Buffer
+			if err := f.Render(&b); err != nil {
+				return nil, fmt.Errorf("render %s/%s: %w", LimitsPackage, name, err)
+			}
+			files[LimitsPackage+"/"+name] = b.Bytes()
+		}
+	}
 	if spec.Policy != nil {
 		var b bytes.Buffer
 		if err := policyFile(spec, root).Render(&b); err != nil {

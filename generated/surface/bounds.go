@@ -2,664 +2,424 @@
 
 package surface
 
-// Contract and surface limits: what a caller, a result, a policy file or the person can rely on. Decoders, schemas and docs state them.
-
-// AddressRuleChars (limit): Characters of an address rule (a preset, an address or a CIDR). (chars)
-const (
-	AddressRuleCharsMin = 1
-	AddressRuleCharsMax = 64
-)
-
-// AuditKeep (limit): Rotated audit files kept (audit.jsonl.1 … .N). (count)
-const (
-	AuditKeepMin     = 1
-	AuditKeepMax     = 100
-	AuditKeepDefault = 5
-)
-
-// AuditLineBytes (limit): Longest audit file line a reader accepts; a longer one counts as damaged. (bytes)
-const (
-	AuditLineBytesMax = 1048576
-)
-
-// AuditMaxBytes (limit): Size at which the audit file rotates. (bytes)
-const (
-	AuditMaxBytesMin     = 4096
-	AuditMaxBytesMax     = 1073741824
-	AuditMaxBytesDefault = 10485760
-)
-
-// BlockedHosts (limit): Hosts one result names as stopped at the host boundary. (items)
-const (
-	BlockedHostsMax = 8
-)
-
-// ClickCount (limit): Clicks in one click action. (count)
-const (
-	ClickCountMin     = 1
-	ClickCountMax     = 3
-	ClickCountDefault = 1
-)
-
-// ConfirmActionChars (limit): Characters of one confirm.actions entry. (chars)
-const (
-	ConfirmActionCharsMin = 1
-	ConfirmActionCharsMax = 128
-)
-
-// CursorChars (limit): Characters of a paging cursor (diagnose after, operator cursor). (chars)
-const (
-	CursorCharsMin = 1
-	CursorCharsMax = 64
-)
-
-// DataFlowAgeMs (limit): How long a result's fingerprints are kept. (ms)
-const (
-	DataFlowAgeMsMax = 3600000
-)
-
-// DataFlowBytes (limit): Bytes of page-derived text a session's fingerprints cover; the oldest results are forgotten first. (bytes)
-const (
-	DataFlowBytesMax = 4194304
-)
-
-// DataFlowEntries (limit): Fingerprints (one per window of data_flow_min_chars) a session keeps; the oldest results are forgotten first. (items)
-const (
-	DataFlowEntriesMax = 262144
-)
-
-// DataFlowKeyChars (limit): Printable key strokes kept per target to check as one value. (chars)
-const (
-	DataFlowKeyCharsMax = 512
-)
-
-// DiagnoseBuffer (limit): Console and network entries kept per tab. (items)
-const (
-	DiagnoseBufferMax = 1000
-)
-
-// DiagnoseLimit (limit): Entries browser_diagnose returns. (items)
-const (
-	DiagnoseLimitMin     = 1
-	DiagnoseLimitMax     = 200
-	DiagnoseLimitDefault = 50
-)
-
-// DiffSamples (limit): Changed nodes a document diff names. (items)
-const (
-	DiffSamplesMax = 10
-)
-
-// DownloadBytes (limit): Bytes of one allowed download; a larger one is cancelled and reported too_large. (bytes)
-const (
-	DownloadBytesMax = 52428800
-)
-
-// DownloadNameChars (limit): Characters of a download's suggested file name in facts and summaries. (chars)
-const (
-	DownloadNameCharsMax = 120
-)
-
-// EchoChars (limit): Characters of a client-sent value (a tool or method name) a JSON-RPC error echoes. (chars)
-const (
-	EchoCharsMax = 120
-)
-
-// ExplainConfirmations (limit): Confirmations policy_explain lists (the rest are summed in its situation). (items)
-const (
-	ExplainConfirmationsMin = 0
-	ExplainConfirmationsMax = 512
-)
-
-// FileNameChars (limit): Characters of an inline file name. (chars)
-const (
-	FileNameCharsMin = 1
-	FileNameCharsMax = 255
-)
-
-// FindResults (limit): Matches browser_find returns. (items)
-const (
-	FindResultsMin     = 1
-	FindResultsMax     = 50
-	FindResultsDefault = 20
-)
-
-// FlowCaptureBytes (limit): Bytes of step envelopes one browser_flow keeps. (bytes)
-const (
-	FlowCaptureBytesMax = 32000
-)
-
-// FlowExceptionChars (limit): Characters of one data_flow.allow exception. (chars)
-const (
-	FlowExceptionCharsMin = 3
-	FlowExceptionCharsMax = 520
-)
-
-// FlowSteps (limit): Steps in browser_flow. (items)
-const (
-	FlowStepsMin = 1
-	FlowStepsMax = 20
-)
-
-// FormFields (limit): Fields in one browser_fill_form. (items)
-const (
-	FormFieldsMin = 1
-	FormFieldsMax = 30
-)
-
-// FullPageAspect (limit): Longest over shortest edge of a full-page capture; a longer page is refused, never scaled to a sliver. (count)
-const (
-	FullPageAspectMax = 16
-)
-
-// HandleChars (limit): Characters of an opaque handle (tab, target, view, snapshot, recording, invocation): its prefix, an underscore, then (but for an invocation) the replica_chars of the replica that minted it, then its body. (chars)
-const (
-	HandleCharsMin = 1
-	HandleCharsMax = 15
-)
-
-// HostPatternChars (limit): Characters of a host pattern. (chars)
-const (
-	HostPatternCharsMin = 1
-	HostPatternCharsMax = 253
-)
-
-// HttpHeaderBytes (limit): Bytes of one HTTP request's headers. (bytes)
-const (
-	HttpHeaderBytesMax = 65536
-)
-
-// HttpSessionIdleMs (limit): Idle time after which an HTTP session ends and its tabs close. (ms)
-const (
-	HttpSessionIdleMsMax = 900000
-)
-
-// ImageBytes (limit): Bytes of one returned image. (bytes)
-const (
-	ImageBytesMax = 1000000
-)
-
-// ImageCoordinate (limit): A coordinate in image pixels. (px)
-const (
-	ImageCoordinateMin = 0
-	ImageCoordinateMax = 100000
-)
-
-// ImageEdgePx (limit): Longest edge of a returned image. (px)
-const (
-	ImageEdgePxMax = 1568
-)
-
-// InspectDepth (limit): Depth of a document-scope tree. (count)
-const (
-	InspectDepthMin     = 1
-	InspectDepthMax     = 12
-	InspectDepthDefault = 6
-)
-
-// InspectItems (limit): Items browser_inspect returns. (items)
-const (
-	InspectItemsMin     = 1
-	InspectItemsMax     = 200
-	InspectItemsDefault = 80
-)
-
-// KeyChars (limit): Characters of a key name. (chars)
-const (
-	KeyCharsMin = 1
-	KeyCharsMax = 16
-)
-
-// KeyRepeat (limit): Repeats of a stroke list. (count)
-const (
-	KeyRepeatMin     = 1
-	KeyRepeatMax     = 100
-	KeyRepeatDefault = 1
-)
-
-// KeyStrokes (limit): Strokes in one browser_press_key. (items)
-const (
-	KeyStrokesMin = 1
-	KeyStrokesMax = 20
-)
-
-// LiveViews (limit): Live views the workbench streams at once; one more is refused until one ends. (items)
-const (
-	LiveViewsMax = 8
-)
-
-// MessageChars (limit): Characters of a refusal message or console text. (chars)
-const (
-	MessageCharsMax = 300
-)
-
-// NextStepChars (limit): Characters of one next step. (chars)
-const (
-	NextStepCharsMax = 200
-)
-
-// NextSteps (limit): Next steps in an envelope. (items)
-const (
-	NextStepsMin = 0
-	NextStepsMax = 2
-)
-
-// PathChars (limit): Characters of a local path. (chars)
-const (
-	PathCharsMin = 1
-	PathCharsMax = 4096
-)
-
-// PerceiveLimit (limit): Targets one operator_perceive returns. (items)
-const (
-	PerceiveLimitMin     = 1
-	PerceiveLimitMax     = 200
-	PerceiveLimitDefault = 50
-)
-
-// PolicyAddresses (limit): Address rules in one policy list. (items)
-const (
-	PolicyAddressesMin = 0
-	PolicyAddressesMax = 256
-)
-
-// PolicyConfirmActions (limit): Actions in one confirm.actions list. (items)
-const (
-	PolicyConfirmActionsMin = 0
-	PolicyConfirmActionsMax = 64
-)
-
-// PolicyDepth (limit): Nesting levels of one policy layer file. (count)
-const (
-	PolicyDepthMax = 32
-)
-
-// PolicyExcludes (limit): Exclusion globs in one policy layer's files.exclude. (items)
-const (
-	PolicyExcludesMin = 0
-	PolicyExcludesMax = 64
-)
-
-// PolicyFileBytes (limit): Bytes of one policy layer file. (bytes)
-const (
-	PolicyFileBytesMax = 1048576
-)
-
-// PolicyFlowExceptions (limit): Exceptions in one data_flow.allow list. (items)
-const (
-	PolicyFlowExceptionsMin = 0
-	PolicyFlowExceptionsMax = 64
-)
-
-// PolicyGlobChars (limit): Characters of one files.exclude glob. (chars)
-const (
-	PolicyGlobCharsMin = 1
-	PolicyGlobCharsMax = 256
-)
-
-// PolicyHosts (limit): Host patterns in one policy list. (items)
-const (
-	PolicyHostsMin = 0
-	PolicyHostsMax = 256
-)
-
-// PolicyOrgChars (limit): Characters of an organization name or id. (chars)
-const (
-	PolicyOrgCharsMin = 1
-	PolicyOrgCharsMax = 128
-)
-
-// PolicyPathChars (limit): Characters of a path in a policy layer. (chars)
-const (
-	PolicyPathCharsMin = 1
-	PolicyPathCharsMax = 4096
-)
-
-// PolicyRoots (limit): Upload roots in one policy layer. (items)
-const (
-	PolicyRootsMin = 0
-	PolicyRootsMax = 64
-)
-
-// PolicySites (limit): Entries in one layer's sites map. (items)
-const (
-	PolicySitesMin = 0
-	PolicySitesMax = 64
-)
-
-// PromptChars (limit): Characters of a prompt response. (chars)
-const (
-	PromptCharsMin = 0
-	PromptCharsMax = 2000
-)
-
-// QueryChars (limit): Characters of a search text, wait value or match. (chars)
-const (
-	QueryCharsMin = 1
-	QueryCharsMax = 500
-)
-
-// ReadChars (limit): Characters browser_read returns. (chars)
-const (
-	ReadCharsMin     = 500
-	ReadCharsMax     = 50000
-	ReadCharsDefault = 8000
-)
-
-// RecordFrames (limit): Frames one recording keeps. (items)
-const (
-	RecordFramesMax = 300
-)
-
-// RecordMs (limit): Longest recording. (ms)
-const (
-	RecordMsMax = 30000
-)
-
-// RecordRetentionMs (limit): How long a stopped recording can be saved. (ms)
-const (
-	RecordRetentionMsMax = 600000
-)
-
-// RegionMagnification (limit): Largest magnification of a region capture. (count)
-const (
-	RegionMagnificationMax = 4
-)
-
-// RegionSize (limit): Region width or height in image pixels. (px)
-const (
-	RegionSizeMin = 1
-	RegionSizeMax = 100000
-)
-
-// RegistryFileBytes (limit): Bytes of a browser registration or id file; a larger one is not Ghostlight's. (bytes)
-const (
-	RegistryFileBytesMax = 65536
-)
-
-// ReplicaChars (limit): Characters of a replica's name (serve --replica; letters and digits): every tab, target, view, snapshot and recording handle carries it right after its underscore, so a router can address the replica that holds the handle's state. (chars)
-const (
-	ReplicaCharsMin = 3
-	ReplicaCharsMax = 3
-)
-
-// RequestBytes (limit): Bytes of one inbound JSON-RPC message (HTTP body or stdio line); an HTTP body past it gets 413. (bytes)
-const (
-	RequestBytesMax = 8000000
-)
-
-// RestrictItems (limit): Entries in a restriction list. (items)
-const (
-	RestrictItemsMin = 1
-	RestrictItemsMax = 32
-)
-
-// ResultChars (limit): Characters of a script result. (chars)
-const (
-	ResultCharsMin     = 100
-	ResultCharsMax     = 20000
-	ResultCharsDefault = 8000
-)
-
-// ScriptChars (limit): Characters of a script. (chars)
-const (
-	ScriptCharsMin = 1
-	ScriptCharsMax = 20000
-)
-
-// SelectorNameChars (limit): Characters of a semantic selector's name. (chars)
-const (
-	SelectorNameCharsMin = 1
-	SelectorNameCharsMax = 200
-)
-
-// SelectorRoleChars (limit): Characters of a semantic selector's role. (chars)
-const (
-	SelectorRoleCharsMax = 20
-)
-
-// SequenceSteps (limit): Steps in browser_sequence. (items)
-const (
-	SequenceStepsMin = 2
-	SequenceStepsMax = 8
-)
-
-// SessionCalls (limit): Tool calls one session may have in flight; past it a call is refused busy. (count)
-const (
-	SessionCallsMax = 128
-)
-
-// SessionTabs (limit): Controlled tabs one session may hold; a popup past it is closed at once. (items)
-const (
-	SessionTabsMax = 20
-)
-
-// SettleWaitMs (limit): Longest operator_settle waits. (ms)
-const (
-	SettleWaitMsMin     = 0
-	SettleWaitMsMax     = 30000
-	SettleWaitMsDefault = 5000
-)
-
-// StatelessIdleMs (limit): Idle time after which a stateless principal's workspace is released with its browser context and tabs. (ms)
-const (
-	StatelessIdleMsMax = 900000
-)
-
-// StepIDChars (limit): Characters of a flow step id. (chars)
-const (
-	StepIDCharsMin = 1
-	StepIDCharsMax = 40
-)
-
-// SummaryChars (limit): Characters of an envelope summary. (chars)
-const (
-	SummaryCharsMax = 400
-)
-
-// TabsListed (limit): Tabs one browser_tabs list names. (items)
-const (
-	TabsListedMax = 50
-)
-
-// TargetNameChars (limit): Visible characters of a target's accessible name. (chars)
-const (
-	TargetNameCharsMax = 80
-)
-
-// TargetsKept (limit): Target handles one session's table keeps bound; an older one is refused stale. (items)
-const (
-	TargetsKeptMax = 65536
-)
-
-// TextChars (limit): Characters of typed or filled text. (chars)
-const (
-	TextCharsMin = 0
-	TextCharsMax = 10000
-)
-
-// TimeoutMs (limit): Call timeout. (ms)
-const (
-	TimeoutMsMin     = 100
-	TimeoutMsMax     = 30000
-	TimeoutMsDefault = 8000
-)
-
-// TitleChars (limit): Characters of a page title in facts. (chars)
-const (
-	TitleCharsMax = 200
-)
-
-// TokenFileBytes (limit): Bytes of a --token-file (the token alone, and a trailing newline). (bytes)
-const (
-	TokenFileBytesMax = 4096
-)
-
-// UploadBase64Chars (limit): Characters of one inline file's base64 (5,000,000 bytes encoded). (chars)
-const (
-	UploadBase64CharsMin = 1
-	UploadBase64CharsMax = 6666668
-)
-
-// UploadFileBytes (limit): Bytes of one uploaded file. (bytes)
-const (
-	UploadFileBytesMax = 5000000
-)
-
-// UploadItems (limit): Files in one upload. (items)
-const (
-	UploadItemsMin = 1
-	UploadItemsMax = 5
-)
-
-// UploadTotalBytes (limit): Bytes of one upload in all. (bytes)
-const (
-	UploadTotalBytesMax = 5000000
-)
-
-// URLChars (limit): Characters of a URL. (chars)
-const (
-	URLCharsMin = 1
-	URLCharsMax = 2048
-)
-
-// ViewportHeight (limit): Viewport height of a launched browser's windows. (px)
-const (
-	ViewportHeightMin     = 240
-	ViewportHeightMax     = 4320
-	ViewportHeightDefault = 800
-)
-
-// ViewportWidth (limit): Viewport width of a launched browser's windows. (px)
-const (
-	ViewportWidthMin     = 320
-	ViewportWidthMax     = 7680
-	ViewportWidthDefault = 1280
-)
-
-// ViewsKept (limit): View handles one workspace keeps. (items)
-const (
-	ViewsKeptMax = 32
-)
-
-// WaitDurationMs (limit): A duration wait. (ms)
-const (
-	WaitDurationMsMin = 0
-	WaitDurationMsMax = 10000
-)
-
-// WheelTicks (limit): Wheel ticks at a view point. (count)
-const (
-	WheelTicksMin = 1
-	WheelTicksMax = 10
-)
-
-// WindowHeight (limit): Window height. (px)
-const (
-	WindowHeightMin = 240
-	WindowHeightMax = 4320
-)
-
-// WindowWidth (limit): Window width. (px)
-const (
-	WindowWidthMin = 320
-	WindowWidthMax = 7680
-)
-
-// WorkbenchFullTickets (limit): Full workbench links (ghostlight workbench, the one printed at start) outstanding at once; the oldest lapses first. (items)
-const (
-	WorkbenchFullTicketsMax = 8
-)
-
-// WorkbenchInputChars (limit): Characters of one text input the person sends through a live view. (chars)
-const (
-	WorkbenchInputCharsMax = 1000
-)
-
-// WorkbenchRequestBytes (limit): Bytes of one request body the workbench reads. (bytes)
-const (
-	WorkbenchRequestBytesMax = 65536
-)
-
-// WorkbenchSessions (limit): Workbench sessions (browsers that opened a link) held at once; the oldest ends first. (items)
-const (
-	WorkbenchSessionsMax = 32
-)
-
-// WorkbenchTicketMs (limit): How long a workbench link (the full link or a tab's) may wait to be opened. (ms)
-const (
-	WorkbenchTicketMsMax = 600000
-)
-
-// WorkbenchTickets (limit): Single-use workbench links (sent through elicitation) outstanding at once; the oldest lapses first. (items)
-const (
-	WorkbenchTicketsMax = 32
-)
-
-// WouldDeny (limit): Would-deny decisions one result reports (monitor mode); later ones are counted in the audit only. (items)
-const (
-	WouldDenyMax = 16
-)
-
-// ZoomPercent (limit): Tab zoom. (percent)
-const (
-	ZoomPercentMin = 25
-	ZoomPercentMax = 500
-)
-
-// Budgets: sizes the tests hold Ghostlight's own output to (the tools list, receipts, instructions).
-
-// DeclarationModelBytes (budget): Name, description and inputSchema of every tool, compact JSON: what a model reads. (bytes)
-const (
-	DeclarationModelBytesMax = 27000
-)
-
-// DiscoveryInputBytes (budget): Serialized tools list, input side. (bytes)
-const (
-	DiscoveryInputBytesMax = 33800
-)
-
-// FlowTextSharePct (budget): Most a flow's text block may weigh, as a share of the same steps' text blocks called one by one (each step's row keeps its summary sentence: 46% on the shop task). (percent)
-const (
-	FlowTextSharePctMax = 50
-)
-
-// OperatorDiscoveryInputBytes (budget): Serialized operator tools list, input side. (bytes)
-const (
-	OperatorDiscoveryInputBytesMax = 8000
-)
-
-// OutputSchemaBytes (budget): Every tool's outputSchema together, compact JSON. (bytes)
-const (
-	OutputSchemaBytesMax = 22000
-)
-
-// ReceiptActionBytes (budget): Text block of a navigate, click, type or scroll receipt. (bytes)
-const (
-	ReceiptActionBytesMax = 310
-)
-
-// ReceiptFormBytes (budget): Text block of the inspect of a 12-control form. (bytes)
-const (
-	ReceiptFormBytesMax = 900
-)
-
-// ReceiptPageBytes (budget): Text block of 80 inspect items of a 2,500-control page. (bytes)
-const (
-	ReceiptPageBytesMax = 5000
-)
-
-// ReceiptTabsBytes (budget): Text block of a two-tab list. (bytes)
-const (
-	ReceiptTabsBytesMax = 360
-)
-
-// ServerInstructionsBytes (budget): Bytes of the server instructions sent in initialize and server/discover. (bytes)
-const (
-	ServerInstructionsBytesMax = 1200
-)
-
-// ToolsListBytes (budget): The whole tools/list result. (bytes)
-const (
-	ToolsListBytesMax = 56000
+import limits "github.com/ghostlight-dev/ghostlight/generated/limits"
+
+// Bounds under the names the decoders read: each is the constant of the same name in package limits, the one declaration of its number (spec/bounds*.cue). The executor reads limits itself.
+
+// Contract and surface limits.
+const (
+	AddressRuleCharsMin      = limits.AddressRuleCharsMin
+	AddressRuleCharsMax      = limits.AddressRuleCharsMax
+	AuditKeepMin             = limits.AuditKeepMin
+	AuditKeepMax             = limits.AuditKeepMax
+	AuditKeepDefault         = limits.AuditKeepDefault
+	AuditLineBytesMax        = limits.AuditLineBytesMax
+	AuditMaxBytesMin         = limits.AuditMaxBytesMin
+	AuditMaxBytesMax         = limits.AuditMaxBytesMax
+	AuditMaxBytesDefault     = limits.AuditMaxBytesDefault
+	BlockedHostsMax          = limits.BlockedHostsMax
+	ClickCountMin            = limits.ClickCountMin
+	ClickCountMax            = limits.ClickCountMax
+	ClickCountDefault        = limits.ClickCountDefault
+	ConfirmActionCharsMin    = limits.ConfirmActionCharsMin
+	ConfirmActionCharsMax    = limits.ConfirmActionCharsMax
+	CursorCharsMin           = limits.CursorCharsMin
+	CursorCharsMax           = limits.CursorCharsMax
+	DataFlowAgeMsMax         = limits.DataFlowAgeMsMax
+	DataFlowBytesMax         = limits.DataFlowBytesMax
+	DataFlowEntriesMax       = limits.DataFlowEntriesMax
+	DataFlowKeyCharsMax      = limits.DataFlowKeyCharsMax
+	DiagnoseBufferMax        = limits.DiagnoseBufferMax
+	DiagnoseLimitMin         = limits.DiagnoseLimitMin
+	DiagnoseLimitMax         = limits.DiagnoseLimitMax
+	DiagnoseLimitDefault     = limits.DiagnoseLimitDefault
+	DiffSamplesMax           = limits.DiffSamplesMax
+	DownloadBytesMax         = limits.DownloadBytesMax
+	DownloadNameCharsMax     = limits.DownloadNameCharsMax
+	EchoCharsMax             = limits.EchoCharsMax
+	ExplainConfirmationsMin  = limits.ExplainConfirmationsMin
+	ExplainConfirmationsMax  = limits.ExplainConfirmationsMax
+	FileNameCharsMin         = limits.FileNameCharsMin
+	FileNameCharsMax         = limits.FileNameCharsMax
+	FindResultsMin           = limits.FindResultsMin
+	FindResultsMax           = limits.FindResultsMax
+	FindResultsDefault       = limits.FindResultsDefault
+	FlowCaptureBytesMax      = limits.FlowCaptureBytesMax
+	FlowExceptionCharsMin    = limits.FlowExceptionCharsMin
+	FlowExceptionCharsMax    = limits.FlowExceptionCharsMax
+	FlowStepsMin             = limits.FlowStepsMin
+	FlowStepsMax             = limits.FlowStepsMax
+	FormFieldsMin            = limits.FormFieldsMin
+	FormFieldsMax            = limits.FormFieldsMax
+	FullPageAspectMax        = limits.FullPageAspectMax
+	HandleCharsMin           = limits.HandleCharsMin
+	HandleCharsMax           = limits.HandleCharsMax
+	HostPatternCharsMin      = limits.HostPatternCharsMin
+	HostPatternCharsMax      = limits.HostPatternCharsMax
+	HttpHeaderBytesMax       = limits.HttpHeaderBytesMax
+	HttpSessionIdleMsMax     = limits.HttpSessionIdleMsMax
+	ImageBytesMax            = limits.ImageBytesMax
+	ImageCoordinateMin       = limits.ImageCoordinateMin
+	ImageCoordinateMax       = limits.ImageCoordinateMax
+	ImageEdgePxMax           = limits.ImageEdgePxMax
+	InspectDepthMin          = limits.InspectDepthMin
+	InspectDepthMax          = limits.InspectDepthMax
+	InspectDepthDefault      = limits.InspectDepthDefault
+	InspectItemsMin          = limits.InspectItemsMin
+	InspectItemsMax          = limits.InspectItemsMax
+	InspectItemsDefault      = limits.InspectItemsDefault
+	KeyCharsMin              = limits.KeyCharsMin
+	KeyCharsMax              = limits.KeyCharsMax
+	KeyRepeatMin             = limits.KeyRepeatMin
+	KeyRepeatMax             = limits.KeyRepeatMax
+	KeyRepeatDefault         = limits.KeyRepeatDefault
+	KeyStrokesMin            = limits.KeyStrokesMin
+	KeyStrokesMax            = limits.KeyStrokesMax
+	LiveViewsMax             = limits.LiveViewsMax
+	MessageCharsMax          = limits.MessageCharsMax
+	NextStepCharsMax         = limits.NextStepCharsMax
+	NextStepsMin             = limits.NextStepsMin
+	NextStepsMax             = limits.NextStepsMax
+	PathCharsMin             = limits.PathCharsMin
+	PathCharsMax             = limits.PathCharsMax
+	PerceiveLimitMin         = limits.PerceiveLimitMin
+	PerceiveLimitMax         = limits.PerceiveLimitMax
+	PerceiveLimitDefault     = limits.PerceiveLimitDefault
+	PolicyAddressesMin       = limits.PolicyAddressesMin
+	PolicyAddressesMax       = limits.PolicyAddressesMax
+	PolicyConfirmActionsMin  = limits.PolicyConfirmActionsMin
+	PolicyConfirmActionsMax  = limits.PolicyConfirmActionsMax
+	PolicyDepthMax           = limits.PolicyDepthMax
+	PolicyExcludesMin        = limits.PolicyExcludesMin
+	PolicyExcludesMax        = limits.PolicyExcludesMax
+	PolicyFileBytesMax       = limits.PolicyFileBytesMax
+	PolicyFlowExceptionsMin  = limits.PolicyFlowExceptionsMin
+	PolicyFlowExceptionsMax  = limits.PolicyFlowExceptionsMax
+	PolicyGlobCharsMin       = limits.PolicyGlobCharsMin
+	PolicyGlobCharsMax       = limits.PolicyGlobCharsMax
+	PolicyHostsMin           = limits.PolicyHostsMin
+	PolicyHostsMax           = limits.PolicyHostsMax
+	PolicyOrgCharsMin        = limits.PolicyOrgCharsMin
+	PolicyOrgCharsMax        = limits.PolicyOrgCharsMax
+	PolicyPathCharsMin       = limits.PolicyPathCharsMin
+	PolicyPathCharsMax       = limits.PolicyPathCharsMax
+	PolicyRootsMin           = limits.PolicyRootsMin
+	PolicyRootsMax           = limits.PolicyRootsMax
+	PolicySitesMin           = limits.PolicySitesMin
+	PolicySitesMax           = limits.PolicySitesMax
+	PromptCharsMin           = limits.PromptCharsMin
+	PromptCharsMax           = limits.PromptCharsMax
+	QueryCharsMin            = limits.QueryCharsMin
+	QueryCharsMax            = limits.QueryCharsMax
+	ReadCharsMin             = limits.ReadCharsMin
+	ReadCharsMax             = limits.ReadCharsMax
+	ReadCharsDefault         = limits.ReadCharsDefault
+	RecordFramesMax          = limits.RecordFramesMax
+	RecordMsMax              = limits.RecordMsMax
+	RecordRetentionMsMax     = limits.RecordRetentionMsMax
+	RegionMagnificationMax   = limits.RegionMagnificationMax
+	RegionSizeMin            = limits.RegionSizeMin
+	RegionSizeMax            = limits.RegionSizeMax
+	RegistryFileBytesMax     = limits.RegistryFileBytesMax
+	ReplicaCharsMin          = limits.ReplicaCharsMin
+	ReplicaCharsMax          = limits.ReplicaCharsMax
+	RequestBytesMax          = limits.RequestBytesMax
+	RestrictItemsMin         = limits.RestrictItemsMin
+	RestrictItemsMax         = limits.RestrictItemsMax
+	ResultCharsMin           = limits.ResultCharsMin
+	ResultCharsMax           = limits.ResultCharsMax
+	ResultCharsDefault       = limits.ResultCharsDefault
+	ScriptCharsMin           = limits.ScriptCharsMin
+	ScriptCharsMax           = limits.ScriptCharsMax
+	SelectorNameCharsMin     = limits.SelectorNameCharsMin
+	SelectorNameCharsMax     = limits.SelectorNameCharsMax
+	SelectorRoleCharsMax     = limits.SelectorRoleCharsMax
+	SequenceStepsMin         = limits.SequenceStepsMin
+	SequenceStepsMax         = limits.SequenceStepsMax
+	SessionCallsMax          = limits.SessionCallsMax
+	SessionTabsMax           = limits.SessionTabsMax
+	SettleWaitMsMin          = limits.SettleWaitMsMin
+	SettleWaitMsMax          = limits.SettleWaitMsMax
+	SettleWaitMsDefault      = limits.SettleWaitMsDefault
+	StatelessIdleMsMax       = limits.StatelessIdleMsMax
+	StepIDCharsMin           = limits.StepIDCharsMin
+	StepIDCharsMax           = limits.StepIDCharsMax
+	SummaryCharsMax          = limits.SummaryCharsMax
+	TabsListedMax            = limits.TabsListedMax
+	TargetNameCharsMax       = limits.TargetNameCharsMax
+	TargetsKeptMax           = limits.TargetsKeptMax
+	TextCharsMin             = limits.TextCharsMin
+	TextCharsMax             = limits.TextCharsMax
+	TimeoutMsMin             = limits.TimeoutMsMin
+	TimeoutMsMax             = limits.TimeoutMsMax
+	TimeoutMsDefault         = limits.TimeoutMsDefault
+	TitleCharsMax            = limits.TitleCharsMax
+	TokenFileBytesMax        = limits.TokenFileBytesMax
+	UploadBase64CharsMin     = limits.UploadBase64CharsMin
+	UploadBase64CharsMax     = limits.UploadBase64CharsMax
+	UploadFileBytesMax       = limits.UploadFileBytesMax
+	UploadItemsMin           = limits.UploadItemsMin
+	UploadItemsMax           = limits.UploadItemsMax
+	UploadTotalBytesMax      = limits.UploadTotalBytesMax
+	URLCharsMin              = limits.URLCharsMin
+	URLCharsMax              = limits.URLCharsMax
+	ViewportHeightMin        = limits.ViewportHeightMin
+	ViewportHeightMax        = limits.ViewportHeightMax
+	ViewportHeightDefault    = limits.ViewportHeightDefault
+	ViewportWidthMin         = limits.ViewportWidthMin
+	ViewportWidthMax         = limits.ViewportWidthMax
+	ViewportWidthDefault     = limits.ViewportWidthDefault
+	ViewsKeptMax             = limits.ViewsKeptMax
+	WaitDurationMsMin        = limits.WaitDurationMsMin
+	WaitDurationMsMax        = limits.WaitDurationMsMax
+	WheelTicksMin            = limits.WheelTicksMin
+	WheelTicksMax            = limits.WheelTicksMax
+	WindowHeightMin          = limits.WindowHeightMin
+	WindowHeightMax          = limits.WindowHeightMax
+	WindowWidthMin           = limits.WindowWidthMin
+	WindowWidthMax           = limits.WindowWidthMax
+	WorkbenchFullTicketsMax  = limits.WorkbenchFullTicketsMax
+	WorkbenchInputCharsMax   = limits.WorkbenchInputCharsMax
+	WorkbenchRequestBytesMax = limits.WorkbenchRequestBytesMax
+	WorkbenchSessionsMax     = limits.WorkbenchSessionsMax
+	WorkbenchTicketMsMax     = limits.WorkbenchTicketMsMax
+	WorkbenchTicketsMax      = limits.WorkbenchTicketsMax
+	WouldDenyMax             = limits.WouldDenyMax
+	ZoomPercentMin           = limits.ZoomPercentMin
+	ZoomPercentMax           = limits.ZoomPercentMax
+)
+
+// Budgets.
+const (
+	DeclarationModelBytesMax       = limits.DeclarationModelBytesMax
+	DiscoveryInputBytesMax         = limits.DiscoveryInputBytesMax
+	FlowTextSharePctMax            = limits.FlowTextSharePctMax
+	OperatorDiscoveryInputBytesMax = limits.OperatorDiscoveryInputBytesMax
+	OutputSchemaBytesMax           = limits.OutputSchemaBytesMax
+	ReceiptActionBytesMax          = limits.ReceiptActionBytesMax
+	ReceiptFormBytesMax            = limits.ReceiptFormBytesMax
+	ReceiptPageBytesMax            = limits.ReceiptPageBytesMax
+	ReceiptTabsBytesMax            = limits.ReceiptTabsBytesMax
+	ServerInstructionsBytesMax     = limits.ServerInstructionsBytesMax
+	ToolsListBytesMax              = limits.ToolsListBytesMax
+)
+
+// Tuning values.
+const (
+	ActionableFrameWaitMs      = limits.ActionableFrameWaitMs
+	ActionableFrameWaitMsMax   = limits.ActionableFrameWaitMsMax
+	ActionableReserveMs        = limits.ActionableReserveMs
+	ActionableReserveMsMax     = limits.ActionableReserveMsMax
+	ActionableSamples          = limits.ActionableSamples
+	ActionableSamplesMax       = limits.ActionableSamplesMax
+	ArticleMinChars            = limits.ArticleMinChars
+	ArticleMinCharsMax         = limits.ArticleMinCharsMax
+	AuditPendingLines          = limits.AuditPendingLines
+	AuditPendingLinesMax       = limits.AuditPendingLinesMax
+	AuditReserveBytes          = limits.AuditReserveBytes
+	AuditReserveBytesMax       = limits.AuditReserveBytesMax
+	AuditScanBufferBytes       = limits.AuditScanBufferBytes
+	AuditScanBufferBytesMax    = limits.AuditScanBufferBytesMax
+	AwaitSplits                = limits.AwaitSplits
+	AwaitSplitsMax             = limits.AwaitSplitsMax
+	BlockedRequestsKept        = limits.BlockedRequestsKept
+	BlockedRequestsKeptMax     = limits.BlockedRequestsKeptMax
+	BrowserCloseMs             = limits.BrowserCloseMs
+	BrowserCloseMsMax          = limits.BrowserCloseMsMax
+	BrowserLaunchMs            = limits.BrowserLaunchMs
+	BrowserLaunchMsMax         = limits.BrowserLaunchMsMax
+	CaptureAttempts            = limits.CaptureAttempts
+	CaptureAttemptsMax         = limits.CaptureAttemptsMax
+	CaptureFallbackQuality     = limits.CaptureFallbackQuality
+	CaptureFallbackQualityMax  = limits.CaptureFallbackQualityMax
+	CaptureMovedRetries        = limits.CaptureMovedRetries
+	CaptureMovedRetriesMax     = limits.CaptureMovedRetriesMax
+	CaptureQuality             = limits.CaptureQuality
+	CaptureQualityMax          = limits.CaptureQualityMax
+	ClickFrameSyncFrames       = limits.ClickFrameSyncFrames
+	ClickFrameSyncFramesMax    = limits.ClickFrameSyncFramesMax
+	ClickFrameSyncMs           = limits.ClickFrameSyncMs
+	ClickFrameSyncMsMax        = limits.ClickFrameSyncMsMax
+	ClickReleaseHoldFrames     = limits.ClickReleaseHoldFrames
+	ClickReleaseHoldFramesMax  = limits.ClickReleaseHoldFramesMax
+	ClickWithholdMs            = limits.ClickWithholdMs
+	ClickWithholdMsMax         = limits.ClickWithholdMsMax
+	ClosedTargetsKept          = limits.ClosedTargetsKept
+	ClosedTargetsKeptMax       = limits.ClosedTargetsKeptMax
+	CredentialContextChars     = limits.CredentialContextChars
+	CredentialContextCharsMax  = limits.CredentialContextCharsMax
+	CredentialContextSteps     = limits.CredentialContextSteps
+	CredentialContextStepsMax  = limits.CredentialContextStepsMax
+	CredentialFocusSteps       = limits.CredentialFocusSteps
+	CredentialFocusStepsMax    = limits.CredentialFocusStepsMax
+	CredentialNumericLength    = limits.CredentialNumericLength
+	CredentialNumericLengthMax = limits.CredentialNumericLengthMax
+	DataFlowMinChars           = limits.DataFlowMinChars
+	DataFlowMinCharsMax        = limits.DataFlowMinCharsMax
+	DevtoolsBufferBytes        = limits.DevtoolsBufferBytes
+	DevtoolsBufferBytesMax     = limits.DevtoolsBufferBytesMax
+	DevtoolsMessageBytes       = limits.DevtoolsMessageBytes
+	DevtoolsMessageBytesMax    = limits.DevtoolsMessageBytesMax
+	DevtoolsUpgradeBytes       = limits.DevtoolsUpgradeBytes
+	DevtoolsUpgradeBytesMax    = limits.DevtoolsUpgradeBytesMax
+	DevtoolsVersionBytes       = limits.DevtoolsVersionBytes
+	DevtoolsVersionBytesMax    = limits.DevtoolsVersionBytesMax
+	DirRemoveGapMs             = limits.DirRemoveGapMs
+	DirRemoveGapMsMax          = limits.DirRemoveGapMsMax
+	DirRemoveTries             = limits.DirRemoveTries
+	DirRemoveTriesMax          = limits.DirRemoveTriesMax
+	DownloadAnnounceMs         = limits.DownloadAnnounceMs
+	DownloadAnnounceMsMax      = limits.DownloadAnnounceMsMax
+	DragDwellFrames            = limits.DragDwellFrames
+	DragDwellFramesMax         = limits.DragDwellFramesMax
+	DragDwellMs                = limits.DragDwellMs
+	DragDwellMsMax             = limits.DragDwellMsMax
+	DragPathMoves              = limits.DragPathMoves
+	DragPathMovesMax           = limits.DragPathMovesMax
+	DragSettleMs               = limits.DragSettleMs
+	DragSettleMsMax            = limits.DragSettleMsMax
+	DragStartPx                = limits.DragStartPx
+	DragStartPxMax             = limits.DragStartPxMax
+	DragStepPx                 = limits.DragStepPx
+	DragStepPxMax              = limits.DragStepPxMax
+	DrainMs                    = limits.DrainMs
+	DrainMsMax                 = limits.DrainMsMax
+	DrainRetryAfterMs          = limits.DrainRetryAfterMs
+	DrainRetryAfterMsMax       = limits.DrainRetryAfterMsMax
+	FlowCeilingGraceMs         = limits.FlowCeilingGraceMs
+	FlowCeilingGraceMsMax      = limits.FlowCeilingGraceMsMax
+	FrameDepth                 = limits.FrameDepth
+	FrameDepthMax              = limits.FrameDepthMax
+	FrameSessionsKept          = limits.FrameSessionsKept
+	FrameSessionsKeptMax       = limits.FrameSessionsKeptMax
+	HttpHeaderMs               = limits.HttpHeaderMs
+	HttpHeaderMsMax            = limits.HttpHeaderMsMax
+	HttpIdleConnMs             = limits.HttpIdleConnMs
+	HttpIdleConnMsMax          = limits.HttpIdleConnMsMax
+	IDPrefixBytes              = limits.IDPrefixBytes
+	IDPrefixBytesMax           = limits.IDPrefixBytesMax
+	IdleSweepMs                = limits.IdleSweepMs
+	IdleSweepMsMax             = limits.IdleSweepMsMax
+	KeptFunctionChars          = limits.KeptFunctionChars
+	KeptFunctionCharsMin       = limits.KeptFunctionCharsMin
+	KeptFunctions              = limits.KeptFunctions
+	KeptFunctionsMax           = limits.KeptFunctionsMax
+	LandingReadMs              = limits.LandingReadMs
+	LandingReadMsMax           = limits.LandingReadMsMax
+	LaunchOutputBytes          = limits.LaunchOutputBytes
+	LaunchOutputBytesMax       = limits.LaunchOutputBytesMax
+	LiveFrameEdgePx            = limits.LiveFrameEdgePx
+	LiveFrameEdgePxMax         = limits.LiveFrameEdgePxMax
+	LiveFrameGapMs             = limits.LiveFrameGapMs
+	LiveFrameGapMsMax          = limits.LiveFrameGapMsMax
+	LiveFrameQuality           = limits.LiveFrameQuality
+	LiveFrameQualityMax        = limits.LiveFrameQualityMax
+	LoadersTracked             = limits.LoadersTracked
+	LoadersTrackedMax          = limits.LoadersTrackedMax
+	LogValueChars              = limits.LogValueChars
+	LogValueCharsMax           = limits.LogValueCharsMax
+	MetricsAuditBuckets        = limits.MetricsAuditBuckets
+	MetricsAuditBucketsMax     = limits.MetricsAuditBucketsMax
+	MetricsBuckets             = limits.MetricsBuckets
+	MetricsBucketsMax          = limits.MetricsBucketsMax
+	MetricsFirstBucketMs       = limits.MetricsFirstBucketMs
+	MetricsFirstBucketMsMax    = limits.MetricsFirstBucketMsMax
+	ObserveMs                  = limits.ObserveMs
+	ObserveMsMax               = limits.ObserveMsMax
+	PageAncestorSteps          = limits.PageAncestorSteps
+	PageAncestorStepsMax       = limits.PageAncestorStepsMax
+	PageCoverSteps             = limits.PageCoverSteps
+	PageCoverStepsMax          = limits.PageCoverStepsMax
+	PageDomDepth               = limits.PageDomDepth
+	PageDomDepthMax            = limits.PageDomDepthMax
+	PageErrorChars             = limits.PageErrorChars
+	PageErrorCharsMax          = limits.PageErrorCharsMax
+	PageFrameSteps             = limits.PageFrameSteps
+	PageFrameStepsMax          = limits.PageFrameStepsMax
+	PageShadowSteps            = limits.PageShadowSteps
+	PageShadowStepsMax         = limits.PageShadowStepsMax
+	ParagraphMinChars          = limits.ParagraphMinChars
+	ParagraphMinCharsMax       = limits.ParagraphMinCharsMax
+	PendingOpens               = limits.PendingOpens
+	PendingOpensMax            = limits.PendingOpensMax
+	PollMs                     = limits.PollMs
+	PollMsMax                  = limits.PollMsMax
+	PopupDecideMs              = limits.PopupDecideMs
+	PopupDecideMsMax           = limits.PopupDecideMsMax
+	ProgressAfterMs            = limits.ProgressAfterMs
+	ProgressAfterMsMax         = limits.ProgressAfterMsMax
+	ProxyConnections           = limits.ProxyConnections
+	ProxyConnectionsMax        = limits.ProxyConnectionsMax
+	ProxyDialMs                = limits.ProxyDialMs
+	ProxyDialMsMax             = limits.ProxyDialMsMax
+	ProxyHeaderBytes           = limits.ProxyHeaderBytes
+	ProxyHeaderBytesMax        = limits.ProxyHeaderBytesMax
+	ProxyIdleMs                = limits.ProxyIdleMs
+	ProxyIdleMsMax             = limits.ProxyIdleMsMax
+	ProxyResolveMs             = limits.ProxyResolveMs
+	ProxyResolveMsMax          = limits.ProxyResolveMsMax
+	ReadyzMs                   = limits.ReadyzMs
+	ReadyzMsMax                = limits.ReadyzMsMax
+	RefusalSettleMs            = limits.RefusalSettleMs
+	RefusalSettleMsMax         = limits.RefusalSettleMsMax
+	RegistryPollMs             = limits.RegistryPollMs
+	RegistryPollMsMax          = limits.RegistryPollMsMax
+	RegistryProbeMs            = limits.RegistryProbeMs
+	RegistryProbeMsMax         = limits.RegistryProbeMsMax
+	RegistryStartMs            = limits.RegistryStartMs
+	RegistryStartMsMax         = limits.RegistryStartMsMax
+	RegistrySweep              = limits.RegistrySweep
+	RegistrySweepMax           = limits.RegistrySweepMax
+	RootsRequestMs             = limits.RootsRequestMs
+	RootsRequestMsMax          = limits.RootsRequestMsMax
+	RunnerKeepMs               = limits.RunnerKeepMs
+	RunnerKeepMsMax            = limits.RunnerKeepMsMax
+	ScriptGraceMs              = limits.ScriptGraceMs
+	ScriptGraceMsMax           = limits.ScriptGraceMsMax
+	ScriptStopMs               = limits.ScriptStopMs
+	ScriptStopMsMax            = limits.ScriptStopMsMax
+	ScrollPollMs               = limits.ScrollPollMs
+	ScrollPollMsMax            = limits.ScrollPollMsMax
+	ServerCloseMs              = limits.ServerCloseMs
+	ServerCloseMsMax           = limits.ServerCloseMsMax
+	SettleDomMs                = limits.SettleDomMs
+	SettleDomMsMax             = limits.SettleDomMsMax
+	SettleFrameMs              = limits.SettleFrameMs
+	SettleFrameMsMax           = limits.SettleFrameMsMax
+	SettleFrameSlackMs         = limits.SettleFrameSlackMs
+	SettleFrameSlackMsMax      = limits.SettleFrameSlackMsMax
+	SettleFrames               = limits.SettleFrames
+	SettleFramesMax            = limits.SettleFramesMax
+	SettleQuietMs              = limits.SettleQuietMs
+	SettleQuietMsMax           = limits.SettleQuietMsMax
+	SettleReserveMaxMs         = limits.SettleReserveMaxMs
+	SettleReserveMaxMsMax      = limits.SettleReserveMaxMsMax
+	SettleReserveMinMs         = limits.SettleReserveMinMs
+	SettleReserveMinMsMax      = limits.SettleReserveMinMsMax
+	SettleRetryMs              = limits.SettleRetryMs
+	SettleRetryMsMax           = limits.SettleRetryMsMax
+	SpareIdleMs                = limits.SpareIdleMs
+	SpareIdleMsMax             = limits.SpareIdleMsMax
+	SpareWindowMs              = limits.SpareWindowMs
+	SpareWindowMsMax           = limits.SpareWindowMsMax
+	SpareWindows               = limits.SpareWindows
+	SpareWindowsMax            = limits.SpareWindowsMax
+	StatelessPrincipals        = limits.StatelessPrincipals
+	StatelessPrincipalsMax     = limits.StatelessPrincipalsMax
+	StdioBufferBytes           = limits.StdioBufferBytes
+	StdioBufferBytesMax        = limits.StdioBufferBytesMax
+	StopLoadingMs              = limits.StopLoadingMs
+	StopLoadingMsMax           = limits.StopLoadingMsMax
+	TabProbeMs                 = limits.TabProbeMs
+	TabProbeMsMax              = limits.TabProbeMsMax
+	WheelTickPx                = limits.WheelTickPx
+	WheelTickPxMax             = limits.WheelTickPxMax
+	WindowPollMs               = limits.WindowPollMs
+	WindowPollMsMax            = limits.WindowPollMsMax
+	WindowSettleMs             = limits.WindowSettleMs
+	WindowSettleMsMax          = limits.WindowSettleMsMax
+	WorkbenchActivityLines     = limits.WorkbenchActivityLines
+	WorkbenchActivityLinesMax  = limits.WorkbenchActivityLinesMax
+	WorkbenchPollMs            = limits.WorkbenchPollMs
+	WorkbenchPollMsMax         = limits.WorkbenchPollMsMax
 )

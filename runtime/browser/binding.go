@@ -7,7 +7,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // Lifecycle levels of one document, in the order a load passes through them.
@@ -29,7 +29,7 @@ func levelName(l int) string {
 
 // maxTrackedLoaders bounds the per-binding memory of lifecycle levels and committed
 // loaders; only the current and in-flight documents matter.
-const maxTrackedLoaders = surface.LoadersTrackedMax
+const maxTrackedLoaders = limits.LoadersTrackedMax
 
 // binding is a tab slot's attachment to one live page target on one connection. A slot
 // gets a new binding when its tab is recreated; the old one stays gone forever.

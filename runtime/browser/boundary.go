@@ -23,7 +23,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // RequestKind says what a held request is for.
@@ -227,7 +227,7 @@ type Blocked struct {
 }
 
 // maxBlockedKept bounds the blocked requests a workspace remembers.
-const maxBlockedKept = surface.BlockedRequestsKeptMax
+const maxBlockedKept = limits.BlockedRequestsKeptMax
 
 // blockedLog is a workspace's record of blocked requests.
 type blockedLog struct {
@@ -235,7 +235,7 @@ type blockedLog struct {
 	seq     uint64
 	recent  []Blocked // the last maxBlockedKept
 	untaken int       // blocked since TakeBlocked last ran
-	hosts   []string  // their hosts, at most surface.BlockedHostsMax
+	hosts   []string  // their hosts, at most limits.BlockedHostsMax
 }
 
 func (l *blockedLog) add(b Blocked) Blocked {
@@ -252,7 +252,7 @@ func (l *blockedLog) add(b Blocked) Blocked {
 	for _, h := range l.hosts {
 		known = known || h == b.Host
 	}
-	if !known && len(l.hosts) < surface.BlockedHostsMax {
+	if !known && len(l.hosts) < limits.BlockedHostsMax {
 		l.hosts = append(l.hosts, b.Host)
 	}
 	return b
@@ -299,7 +299,7 @@ func (ws *Workspace) SayPopups(mark uint64, handle string) []Blocked {
 }
 
 // TakeBlocked returns, once, how many requests the boundary failed since the
-// previous call and the hosts they were for (at most surface.BlockedHostsMax).
+// previous call and the hosts they were for (at most limits.BlockedHostsMax).
 func (ws *Workspace) TakeBlocked() (int, []string) {
 	ws.blocked.mu.Lock()
 	defer ws.blocked.mu.Unlock()

@@ -7,12 +7,12 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // stopWait bounds the Page.stopLoading a cancelled navigation sends: the
 // call's own context has ended, and the tab must be free for the next one.
-const stopWait = time.Duration(surface.StopLoadingMsMax) * time.Millisecond
+const stopWait = time.Duration(limits.StopLoadingMsMax) * time.Millisecond
 
 // stopIfCancelled stops the tab's loading when the call was cancelled (not
 // timed out) before its navigation committed: the client asked for the

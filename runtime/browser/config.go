@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 
 	"log/slog"
@@ -112,9 +113,9 @@ type Limits struct {
 }
 
 const (
-	defaultLaunchTimeout  = time.Duration(surface.BrowserLaunchMsMax) * time.Millisecond
-	defaultCloseTimeout   = time.Duration(surface.BrowserCloseMsMax) * time.Millisecond
-	defaultObserveTimeout = time.Duration(surface.LandingReadMsMax) * time.Millisecond
+	defaultLaunchTimeout  = time.Duration(limits.BrowserLaunchMsMax) * time.Millisecond
+	defaultCloseTimeout   = time.Duration(limits.BrowserCloseMsMax) * time.Millisecond
+	defaultObserveTimeout = time.Duration(limits.LandingReadMsMax) * time.Millisecond
 )
 
 func (c Config) withDefaults() Config {
@@ -137,10 +138,10 @@ func (c Config) withDefaults() Config {
 		c.ObserveTimeout = defaultObserveTimeout
 	}
 	if c.ViewportWidth <= 0 {
-		c.ViewportWidth = surface.ViewportWidthDefault
+		c.ViewportWidth = limits.ViewportWidthDefault
 	}
 	if c.ViewportHeight <= 0 {
-		c.ViewportHeight = surface.ViewportHeightDefault
+		c.ViewportHeight = limits.ViewportHeightDefault
 	}
 	return c
 }

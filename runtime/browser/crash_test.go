@@ -15,7 +15,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // hostileSite serves pages that attack the executor: one that allocates until its
@@ -218,7 +218,7 @@ func TestTabsListDoesNotWaitOnHungTab(t *testing.T) {
 		}
 	}
 	// The probe is bounded by construction: each tab's page gets tabProbe at most.
-	if tabProbe != time.Duration(surface.TabProbeMsMax)*time.Millisecond {
+	if tabProbe != time.Duration(limits.TabProbeMsMax)*time.Millisecond {
 		t.Fatal("probe bound not read from the spec")
 	}
 }
@@ -245,14 +245,14 @@ func TestPopupStormBounded(t *testing.T) {
 		closed += ws.TakePopupsClosed()
 		peak = max(peak, ws.TabCount())
 	}
-	if n := ws.TabCount(); n != surface.SessionTabsMax || peak > surface.SessionTabsMax {
-		t.Fatalf("%d controlled tabs (peak %d), want the bound %d", n, peak, surface.SessionTabsMax)
+	if n := ws.TabCount(); n != limits.SessionTabsMax || peak > limits.SessionTabsMax {
+		t.Fatalf("%d controlled tabs (peak %d), want the bound %d", n, peak, limits.SessionTabsMax)
 	}
-	if closed != 301-surface.SessionTabsMax {
-		t.Fatalf("%d popups counted closed, want %d", closed, 301-surface.SessionTabsMax)
+	if closed != 301-limits.SessionTabsMax {
+		t.Fatalf("%d popups counted closed, want %d", closed, 301-limits.SessionTabsMax)
 	}
 	eventually(t, "closed popups gone from the browser", func() bool {
-		return pageTargets(t, c)-pages0 <= surface.SessionTabsMax
+		return pageTargets(t, c)-pages0 <= limits.SessionTabsMax
 	})
 	pss1 := browserPSS(c)
 	t.Logf("300-popup storm in %v: %d controlled tabs (peak %d), %d closed at once; Chromium PSS %d MB before, %d MB after; page targets %d before, %d after",

@@ -38,6 +38,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
@@ -47,7 +48,7 @@ const DownloadPrefix = "ghostlight-dl-"
 // DownloadPolicy is what a call's authority says about downloads.
 type DownloadPolicy struct {
 	Allow    bool
-	MaxBytes int64 // 0: surface.DownloadBytesMax
+	MaxBytes int64 // 0: limits.DownloadBytesMax
 	// Held: downloads are allowed but wait for the person (policy
 	// confirm.downloads), so one that begins now is refused, and says so.
 	Held bool
@@ -131,8 +132,8 @@ func (c *conn) ownsDownloads(id proto.BrowserBrowserContextID) bool {
 }
 
 func (p DownloadPolicy) max() int64 {
-	if p.MaxBytes <= 0 || p.MaxBytes > surface.DownloadBytesMax {
-		return surface.DownloadBytesMax
+	if p.MaxBytes <= 0 || p.MaxBytes > limits.DownloadBytesMax {
+		return limits.DownloadBytesMax
 	}
 	return p.MaxBytes
 }
@@ -289,7 +290,7 @@ func (c *conn) onDownloadEvent(method string, params json.RawMessage) {
 		if d == nil {
 			return
 		}
-		max := int64(surface.DownloadBytesMax)
+		max := int64(limits.DownloadBytesMax)
 		if d.ws != nil {
 			d.ws.mu.Lock()
 			max = d.ws.dl.policy.max()
@@ -687,7 +688,7 @@ func (ws *Workspace) ExpectStarted(mark uint64, n int) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	ws.dl.hint = max(ws.dl.hint, mark+uint64(n))
-	ws.dl.hintBy = time.Now().Add(time.Duration(surface.DownloadAnnounceMsMax) * time.Millisecond)
+	ws.dl.hintBy = time.Now().Add(time.Duration(limits.DownloadAnnounceMsMax) * time.Millisecond)
 }
 
 // DownloadMark is a mark of the workspace's downloads; DownloadedSince says whether a

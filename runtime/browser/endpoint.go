@@ -14,7 +14,7 @@ import (
 
 	"github.com/go-rod/rod/lib/cdp"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // A configured endpoint is a browser on this machine, on another host, in a
@@ -129,7 +129,7 @@ func getVersion(ctx context.Context, u *url.URL, header http.Header, host string
 		return "", 0, err
 	}
 	defer func() { _ = res.Body.Close() }()
-	b, err := io.ReadAll(io.LimitReader(res.Body, surface.DevtoolsVersionBytesMax))
+	b, err := io.ReadAll(io.LimitReader(res.Body, limits.DevtoolsVersionBytesMax))
 	return string(b), res.StatusCode, err
 }
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // onEvent runs inside the client's read loop, in the browser's order. It only updates
@@ -261,4 +261,4 @@ func (c *conn) forget(id proto.TargetTargetID) *binding {
 }
 
 // maxClosedRemembered bounds the closed-target memory of one connection.
-const maxClosedRemembered = surface.ClosedTargetsKeptMax
+const maxClosedRemembered = limits.ClosedTargetsKeptMax

@@ -6,7 +6,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // One window shows one tab. The browser tells a window's other tabs that they
@@ -17,10 +17,10 @@ import (
 // two tabs of one window claim the front, the call waits, bounded, until the
 // browser has told all but one.
 const (
-	windowSettle = time.Duration(surface.WindowSettleMsMax) * time.Millisecond
+	windowSettle = time.Duration(limits.WindowSettleMsMax) * time.Millisecond
 	// windowPoll is how soon a wait for window bounds or a viewport size looks again.
-	windowPoll    = time.Duration(surface.WindowPollMsMax) * time.Millisecond
-	windowRecheck = time.Duration(surface.SettleRetryMsMax) * time.Millisecond
+	windowPoll    = time.Duration(limits.WindowPollMsMax) * time.Millisecond
+	windowRecheck = time.Duration(limits.SettleRetryMsMax) * time.Millisecond
 )
 
 // hideSiblings runs after a focus: the other tabs of the focused tab's window

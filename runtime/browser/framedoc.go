@@ -17,7 +17,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // frameNode is the part of Page.getFrameTree the perception reads.
@@ -87,7 +87,7 @@ func (c *conn) crossOriginKids(session *rod.Page, parent proto.PageFrameID, n fr
 
 // maxFrameDepth bounds the frame tree walk (Chromium nests at most a few
 // dozen levels); page code walks as many.
-const maxFrameDepth = surface.FrameDepthMax
+const maxFrameDepth = limits.FrameDepthMax
 
 // framePages keeps one rod page per (session, frame): each rod page holds a
 // context of the browser's until the browser goes, so one is made per frame
@@ -104,7 +104,7 @@ type framePageKey struct {
 	frame   proto.PageFrameID
 }
 
-const maxFramePages = surface.FrameSessionsKeptMax
+const maxFramePages = limits.FrameSessionsKeptMax
 
 func (c *conn) framePage(session proto.TargetSessionID, frame proto.PageFrameID) *rod.Page {
 	framePages.mu.Lock()

@@ -16,7 +16,7 @@ import (
 	"github.com/go-rod/rod/lib/launcher/flags"
 	"github.com/go-rod/rod/lib/utils"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // process is a Chromium this executor launched, with everything it must remove.
@@ -83,7 +83,7 @@ func launch(ctx context.Context, cfg Config, bin string) (*process, string, erro
 		return nil, "", launchFailed(cfg, bin, "", err, "its profile directory could not be made in "+base)
 	}
 
-	out := &startOutput{max: surface.LaunchOutputBytesMax}
+	out := &startOutput{max: limits.LaunchOutputBytesMax}
 	l := launcher.New().Context(ctx).
 		Bin(launchable(bin)).
 		UserDataDir(profile).

@@ -13,7 +13,7 @@ import (
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/launcher/flags"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // launchPiped starts the browser l describes (every flag launch sets) with
@@ -128,7 +128,7 @@ func pipeHello(ctx context.Context, p *pipeConn, exited <-chan struct{}) error {
 			}
 			if bytes.HasPrefix(msg, []byte(`{"id":1,`)) {
 				if bytes.Contains(msg, []byte(`"error":`)) {
-					done <- errors.New("the browser refused its first DevTools call: " + string(msg[:min(len(msg), surface.MessageCharsMax)]))
+					done <- errors.New("the browser refused its first DevTools call: " + string(msg[:min(len(msg), limits.MessageCharsMax)]))
 					return
 				}
 				done <- nil
@@ -165,7 +165,7 @@ type portWatch struct {
 	found chan string
 }
 
-const portWatchLineMax = surface.LaunchOutputBytesMax
+const portWatchLineMax = limits.LaunchOutputBytesMax
 
 func (w *portWatch) Write(b []byte) (int, error) {
 	w.mu.Lock()

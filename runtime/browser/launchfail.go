@@ -10,7 +10,7 @@ import (
 	"sync"
 	"unicode"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // LaunchError says why a browser that was found would not start.
@@ -54,8 +54,8 @@ func errLine(err error) string {
 		return ""
 	}
 	s, _, _ := strings.Cut(err.Error(), "\n")
-	if r := []rune(s); len(r) > surface.MessageCharsMax {
-		s = string(r[:surface.MessageCharsMax]) + "…"
+	if r := []rune(s); len(r) > limits.MessageCharsMax {
+		s = string(r[:limits.MessageCharsMax]) + "…"
 	}
 	return s
 }

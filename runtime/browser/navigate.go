@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // Landing is where a tab is after a navigation-like call.
@@ -258,7 +258,7 @@ func (bd *binding) settleRefusal(ctx context.Context) {
 }
 
 // refusalSettle bounds that round trip.
-const refusalSettle = time.Duration(surface.RefusalSettleMsMax) * time.Millisecond
+const refusalSettle = time.Duration(limits.RefusalSettleMsMax) * time.Millisecond
 
 type cmdResult struct {
 	val any

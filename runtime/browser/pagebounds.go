@@ -3,7 +3,7 @@ package browser
 import (
 	"strings"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // Page-controlled strings the executor keeps (titles, URLs, dialog text) are cut where
@@ -12,15 +12,15 @@ import (
 
 // dialogTextChars bounds a dialog's message and default prompt as kept in memory (never
 // in facts, logs or audit): a prompt response may be this long.
-const dialogTextChars = surface.PromptCharsMax
+const dialogTextChars = limits.PromptCharsMax
 
 // urlKeepChars bounds a kept URL. It is longer than the facts bound so that governance
 // (which reads the host) and the facts cut (which drops credentials and the fragment
 // after parsing) still see a well-formed prefix.
-const urlKeepChars = 2 * surface.URLCharsMax
+const urlKeepChars = 2 * limits.URLCharsMax
 
 // boundTitle cuts a page title to the facts bound.
-func boundTitle(s string) string { return boundText(s, surface.TitleCharsMax) }
+func boundTitle(s string) string { return boundText(s, limits.TitleCharsMax) }
 
 // boundURL cuts a URL without leaving a half percent-escape at its end, so it still parses.
 func boundURL(s string) string {

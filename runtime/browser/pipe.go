@@ -13,7 +13,7 @@ import (
 
 	"github.com/go-rod/rod/lib/cdp"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // A browser Ghostlight launches is driven over --remote-debugging-pipe: the
@@ -48,7 +48,7 @@ type pipeConn struct {
 }
 
 func newPipeConn(w, r *os.File, max int) *pipeConn {
-	p := &pipeConn{w: w, rf: r, r: bufio.NewReaderSize(r, surface.DevtoolsBufferBytesMax), max: max, buf: make([]byte, 0, max)}
+	p := &pipeConn{w: w, rf: r, r: bufio.NewReaderSize(r, limits.DevtoolsBufferBytesMax), max: max, buf: make([]byte, 0, max)}
 	p.dropped.Store(&p.own)
 	return p
 }

@@ -17,11 +17,11 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // popupDecide bounds the wait for a blank popup's first navigation.
-const popupDecide = time.Duration(surface.PopupDecideMsMax) * time.Millisecond
+const popupDecide = time.Duration(limits.PopupDecideMsMax) * time.Millisecond
 
 // land marks p landed and wakes its waiters (its workspace's mu held).
 func (p *pendingPopup) land() {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
@@ -63,7 +64,7 @@ func (e *Error) Refusal(timeoutMs int) *surface.Refusal {
 		}
 	case KindUnreachable:
 		r.Endpoint = EndpointHost(e.Endpoint)
-		r.Message = boundRunes(firstLine(e.Err), surface.MessageCharsMax)
+		r.Message = boundRunes(firstLine(e.Err), limits.MessageCharsMax)
 	case KindLaunchFailed:
 		r.Browser, r.Message = e.launchFailure()
 	case KindDialogOpen:
@@ -105,7 +106,7 @@ func (e *Error) launchFailure() (who, why string) {
 	if errors.As(e, &le) {
 		why = le.Cause
 	}
-	return who, boundRunes(why, surface.MessageCharsMax)
+	return who, boundRunes(why, limits.MessageCharsMax)
 }
 
 // firstLine is the first line of err ("" for nil).

@@ -23,7 +23,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // spares is a workspace's spare windows, guarded by its mu.
@@ -42,7 +42,7 @@ type spares struct {
 
 // spareIdle is how long the workspace stays without a call at work before a
 // spare is made.
-const spareIdle = time.Duration(surface.SpareIdleMsMax) * time.Millisecond
+const spareIdle = time.Duration(limits.SpareIdleMsMax) * time.Millisecond
 
 // busy marks a call at work in the workspace until the returned func runs.
 func (ws *Workspace) busy() func() {
@@ -84,7 +84,7 @@ func (ws *Workspace) awaitIdle(ctx context.Context) bool {
 
 // keepsSpares reports whether new tabs on c may be served from spares.
 func (ws *Workspace) keepsSpares(c *conn) bool {
-	return surface.SpareWindowsMax > 0 && c.launched() != nil && ws.b.cfg.Headless
+	return limits.SpareWindowsMax > 0 && c.launched() != nil && ws.b.cfg.Headless
 }
 
 // takeSpare returns a ready spare window on c as a new slot of the workspace,
@@ -119,7 +119,7 @@ func (ws *Workspace) refillSpares(c *conn) {
 		return
 	}
 	ws.mu.Lock()
-	n := surface.SpareWindowsMax - len(ws.spare.ready) - ws.spare.making
+	n := limits.SpareWindowsMax - len(ws.spare.ready) - ws.spare.making
 	if ws.released || n <= 0 {
 		ws.mu.Unlock()
 		return
@@ -140,7 +140,7 @@ func (ws *Workspace) makeSpare(c *conn) {
 		ws.mu.Unlock()
 		return
 	}
-	ctx, cancel := context.WithTimeout(c.ctx, time.Duration(surface.SpareWindowMsMax)*time.Millisecond)
+	ctx, cancel := context.WithTimeout(c.ctx, time.Duration(limits.SpareWindowMsMax)*time.Millisecond)
 	defer cancel()
 	t := &Tab{ws: ws, sem: make(chan struct{}, 1)}
 	t.handle = ws.b.newHandle(t)

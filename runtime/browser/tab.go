@@ -9,7 +9,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // Tab is a durable handle slot of one workspace. It points at the live tab currently
@@ -76,7 +76,7 @@ func (t *Tab) TakeRefusedOpens() int {
 
 // maxPendingOpens bounds the window-open records a tab keeps for targets not yet
 // created.
-const maxPendingOpens = surface.PendingOpensMax
+const maxPendingOpens = limits.PendingOpensMax
 
 func (t *Tab) noteWindowOpen(gesture bool) {
 	t.mu.Lock()

@@ -3,13 +3,14 @@ package browser
 import (
 	"crypto/rand"
 
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
 // tabHandleBody is the random part of a tab handle: the handle_chars bound
 // less the prefix, its underscore and the replica's name (8 base62
 // characters, 47.6 bits).
-const tabHandleBody = surface.HandleCharsMax - len(surface.HandlePrefixTab) - 1 - surface.ReplicaCharsMax
+const tabHandleBody = limits.HandleCharsMax - len(surface.HandlePrefixTab) - 1 - limits.ReplicaCharsMax
 
 const handleAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // Every temp directory a Ghostlight server makes sits directly under a temp base, has a
@@ -113,11 +113,11 @@ func (d *OwnedDir) exists() bool {
 // removeAll retries briefly: helpers of a killed browser may still be writing.
 func removeAll(dir string) error {
 	var err error
-	for range surface.DirRemoveTriesMax {
+	for range limits.DirRemoveTriesMax {
 		if err = os.RemoveAll(dir); err == nil {
 			return nil
 		}
-		time.Sleep(time.Duration(surface.DirRemoveGapMsMax) * time.Millisecond)
+		time.Sleep(time.Duration(limits.DirRemoveGapMsMax) * time.Millisecond)
 	}
 	return err
 }

@@ -13,18 +13,18 @@ import (
 	"strconv"
 	"sync/atomic"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // The DevTools socket is read through wireCap, so that no single message larger than
-// surface.DevtoolsMessageBytesMax is ever held by the server, whatever a page makes
+// limits.DevtoolsMessageBytesMax is ever held by the server, whatever a page makes
 // the browser send (a console.log of a 100 M-character string, an attribute read of a
 // huge value): rod's reader allocates a message's whole declared length up front.
 // An oversized event is skipped unread; an oversized reply becomes an error reply
 // with the same id, so its caller fails at once instead of waiting.
 
 // wireMessageMax is the largest message read whole.
-const wireMessageMax = surface.DevtoolsMessageBytesMax
+const wireMessageMax = limits.DevtoolsMessageBytesMax
 
 // capDialer dials the DevTools endpoint and caps what is read from it.
 type capDialer struct {
@@ -47,7 +47,7 @@ func (d *capDialer) DialContext(ctx context.Context, network, address string) (n
 	if err != nil {
 		return nil, err
 	}
-	return &capConn{Conn: c, r: bufio.NewReaderSize(c, surface.DevtoolsBufferBytesMax), max: d.max, dropped: &d.dropped}, nil
+	return &capConn{Conn: c, r: bufio.NewReaderSize(c, limits.DevtoolsBufferBytesMax), max: d.max, dropped: &d.dropped}, nil
 }
 
 // capConn passes the HTTP upgrade through, then re-frames the server's websocket
@@ -102,7 +102,7 @@ func readHeader(r *bufio.Reader) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(out) > surface.DevtoolsUpgradeBytesMax {
+		if len(out) > limits.DevtoolsUpgradeBytesMax {
 			return nil, errors.New("devtools upgrade response too long")
 		}
 		if len(bytes.TrimRight(line, "\r\n")) == 0 {

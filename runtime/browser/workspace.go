@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/go-rod/rod/lib/proto"
 )
@@ -61,7 +62,7 @@ type TabInfo struct {
 const ReadyUnknown = string(surface.ReadinessUnknown)
 
 // tabProbe bounds how long a listing or a resolve waits on one tab's page.
-const tabProbe = time.Duration(surface.TabProbeMsMax) * time.Millisecond
+const tabProbe = time.Duration(limits.TabProbeMsMax) * time.Millisecond
 
 func (ws *Workspace) probeBound() time.Duration {
 	if ws.probe > 0 {
@@ -88,7 +89,7 @@ func (ws *Workspace) SetCloseGestureless(on bool) {
 }
 
 // admitPopup decides, in the read loop, whether a popup one of the workspace's pages
-// opened becomes a controlled tab: not past surface.SessionTabsMax live tabs, and not
+// opened becomes a controlled tab: not past limits.SessionTabsMax live tabs, and not
 // without a user gesture when the policy closes those. A refused popup is counted.
 func (ws *Workspace) admitPopup(gesture bool) bool {
 	n := len(ws.liveTabs())
@@ -97,7 +98,7 @@ func (ws *Workspace) admitPopup(gesture bool) bool {
 	if ws.released {
 		return false
 	}
-	if n >= surface.SessionTabsMax || !gesture && ws.closeGestureless {
+	if n >= limits.SessionTabsMax || !gesture && ws.closeGestureless {
 		ws.popupsClosed++
 		return false
 	}

@@ -3,7 +3,7 @@ package capture
 import (
 	"math"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // ShotKind selects what a capture covers.
@@ -67,16 +67,16 @@ func (f Format) lossy() bool { return f == JPEG || f == WebP }
 // Capture tuning, from spec/.
 const (
 	// DefaultQuality is the JPEG/WebP quality when Request.Quality is 0.
-	DefaultQuality = surface.CaptureQualityMax
+	DefaultQuality = limits.CaptureQualityMax
 	// DefaultMagnify is the output px per parent image px of a region
 	// capture when Request.Magnify is 0 (still capped by MaxEdge).
-	DefaultMagnify = float64(surface.RegionMagnificationMax)
+	DefaultMagnify = float64(limits.RegionMagnificationMax)
 	// fallbackQuality is the one lower quality tried before scaling down.
-	fallbackQuality = surface.CaptureFallbackQualityMax
+	fallbackQuality = limits.CaptureFallbackQualityMax
 	// maxEncodeAttempts bounds captures spent fitting the byte ceiling.
-	maxEncodeAttempts = surface.CaptureAttemptsMax
+	maxEncodeAttempts = limits.CaptureAttemptsMax
 	// maxMovedRetries bounds re-captures after the geometry moved mid-capture.
-	maxMovedRetries = surface.CaptureMovedRetriesMax
+	maxMovedRetries = limits.CaptureMovedRetriesMax
 )
 
 // Request describes one capture.

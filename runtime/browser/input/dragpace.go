@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // Paced drags. Libraries accept a drag only when it looks like a hand's: a
@@ -17,10 +17,10 @@ import (
 // frames seen so far, says whether to move on, rest, or release.
 
 var (
-	dragStartPx  = float64(surface.DragStartPxMax)
-	dragStepPx   = float64(surface.DragStepPxMax)
-	dragDwell    = time.Duration(surface.DragDwellMsMax) * time.Millisecond
-	dragSettle   = time.Duration(surface.DragSettleMsMax) * time.Millisecond
+	dragStartPx  = float64(limits.DragStartPxMax)
+	dragStepPx   = float64(limits.DragStepPxMax)
+	dragDwell    = time.Duration(limits.DragDwellMsMax) * time.Millisecond
+	dragSettle   = time.Duration(limits.DragSettleMsMax) * time.Millisecond
 	dragStartHop = 3 // moves that carry the pointer past drag_start_px
 )
 
@@ -47,7 +47,7 @@ func DragPath(from, to Point) []Point {
 		return path
 	}
 	n := int(math.Ceil(rest / dragStepPx))
-	if max := surface.DragPathMovesMax / 2; n > max {
+	if max := limits.DragPathMovesMax / 2; n > max {
 		n = max // the other half is left for resting over the destination
 	}
 	for i := 1; i <= n; i++ {
@@ -118,7 +118,7 @@ func PaceDrag(frames []DragFrame, total int, late bool) (step DragStep, held boo
 	for run > arrived && sameLayout(frames[run-1], last) {
 		run--
 	}
-	if len(frames)-1-run >= surface.DragDwellFramesMax && last.At-frames[run].At >= dragDwell {
+	if len(frames)-1-run >= limits.DragDwellFramesMax && last.At-frames[run].At >= dragDwell {
 		return StepRelease, true
 	}
 	if last.At-frames[arrived].At >= dragSettle {

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 func TestDragPathStartsSmallAndEndsAtTheDestination(t *testing.T) {
@@ -15,18 +15,18 @@ func TestDragPathStartsSmallAndEndsAtTheDestination(t *testing.T) {
 		t.Fatalf("path ends at %v, want %v", p[len(p)-1], to)
 	}
 	// The first moves stay within drag_start_px and pass it together.
-	if d := p[dragStartHop-1].Y - from.Y; d != float64(surface.DragStartPxMax) {
-		t.Fatalf("start moves reach %v px, want %d", d, surface.DragStartPxMax)
+	if d := p[dragStartHop-1].Y - from.Y; d != float64(limits.DragStartPxMax) {
+		t.Fatalf("start moves reach %v px, want %d", d, limits.DragStartPxMax)
 	}
 	prev := from
 	for i, q := range p {
 		step := math.Hypot(q.X-prev.X, q.Y-prev.Y)
-		if step > float64(surface.DragStepPxMax)+1e-9 || step <= 0 {
+		if step > float64(limits.DragStepPxMax)+1e-9 || step <= 0 {
 			t.Fatalf("move %d is %v px", i, step)
 		}
 		prev = q
 	}
-	if len(p) > surface.DragPathMovesMax {
+	if len(p) > limits.DragPathMovesMax {
 		t.Fatalf("%d moves", len(p))
 	}
 	// A short drag: the start moves are the whole path.
@@ -34,7 +34,7 @@ func TestDragPathStartsSmallAndEndsAtTheDestination(t *testing.T) {
 		t.Fatalf("short path %v", q)
 	}
 	// A very long drag keeps to the bound.
-	if q := DragPath(Point{}, Point{X: 100000}); len(q) > surface.DragPathMovesMax {
+	if q := DragPath(Point{}, Point{X: 100000}); len(q) > limits.DragPathMovesMax {
 		t.Fatalf("long path has %d moves", len(q))
 	}
 }
@@ -89,7 +89,7 @@ func TestPaceDragStillPageReleasesAfterTheDwell(t *testing.T) {
 		t.Fatalf("released after frame %d, held=%v", i, held)
 	}
 	rested := fs[i].At - fs[9].At
-	if rested < dragDwell || i-9 < surface.DragDwellFramesMax {
+	if rested < dragDwell || i-9 < limits.DragDwellFramesMax {
 		t.Fatalf("released after resting %v and %d frames", rested, i-9)
 	}
 }

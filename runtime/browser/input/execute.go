@@ -10,7 +10,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // ExecResult is what a script evaluated to.
@@ -35,8 +35,8 @@ type ExecResult struct {
 // synchronous loop) report before the Go-side deadline fires; terminateWait bounds the follow-up
 // Runtime.terminateExecution, which the browser serves even while the page's script is spinning.
 const (
-	execGrace     = time.Duration(surface.ScriptGraceMsMax) * time.Millisecond
-	terminateWait = time.Duration(surface.ScriptStopMsMax) * time.Millisecond
+	execGrace     = time.Duration(limits.ScriptGraceMsMax) * time.Millisecond
+	terminateWait = time.Duration(limits.ScriptStopMsMax) * time.Millisecond
 	execGroup     = "ghostlight-execute"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // Runner keeps, for one page target, a handle on the script runner (runnerFn)
@@ -45,7 +45,7 @@ const (
 	// keptCall calls the kept runner (this) with the call's arguments.
 	keptCall = "function(m,s,f,u){return this(m,s,f,u)}"
 	// runnerKeepWait bounds making the handle, after the execute answered.
-	runnerKeepWait = time.Duration(surface.RunnerKeepMsMax) * time.Millisecond
+	runnerKeepWait = time.Duration(limits.RunnerKeepMsMax) * time.Millisecond
 )
 
 // held is the handle kept for document generation gen ("" when none is).

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // The page-side half of Execute. The model's script runs inside runnerFn, which turns whatever it
@@ -154,7 +154,7 @@ func splicedExprs(script string, maxChars int) []string {
 }
 
 // maxSplits bounds the statement splits tried for a script with top-level await.
-const maxSplits = surface.AwaitSplitsMax
+const maxSplits = limits.AwaitSplitsMax
 
 // hasAwait reports whether script may use top-level await, which indirect eval cannot parse.
 func hasAwait(script string) bool {

@@ -8,7 +8,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 )
 
@@ -20,7 +20,7 @@ import (
 // password field). So a click over such a frame returns only once the frame
 // has dispatched the click's mouseups, counted by performance.eventCounts in
 // an isolated world of the frame, where page code can neither hide nor
-// block the count. The wait is bounded by surface.ClickFrameSyncMsMax.
+// block the count. The wait is bounded by limits.ClickFrameSyncMsMax.
 
 type framesKey struct{}
 
@@ -53,7 +53,7 @@ const countJS = "(function(c){return c ? [c.get('mousedown') || 0, c.get('mouseu
 
 // frameJS resolves after the document has produced click_frame_sync_frames
 // animation frames.
-var frameJS = fmt.Sprintf("new Promise(function (done) { var n = %d; var f = function () { if (--n <= 0) { done(); } else { requestAnimationFrame(f); } }; requestAnimationFrame(f); })", surface.ClickFrameSyncFramesMax)
+var frameJS = fmt.Sprintf("new Promise(function (done) { var n = %d; var f = function () { if (--n <= 0) { done(); } else { requestAnimationFrame(f); } }; requestAnimationFrame(f); })", limits.ClickFrameSyncFramesMax)
 
 // armFrameSync finds the out-of-process frame under pt, if any, and reads
 // its mouseup count before the click. nil: the point is over no such frame,
@@ -68,7 +68,7 @@ func armFrameSync(ctx context.Context, page *rod.Page, pt Point) *frameSync {
 	sess, p := page, pt
 	var target *rod.Page
 	var frameID proto.PageFrameID
-	for step := 0; step < surface.FrameDepthMax; step++ {
+	for step := 0; step < limits.FrameDepthMax; step++ {
 		// The hit test takes document coordinates: the point plus the
 		// document's scroll, as the browser (not page code) reports it.
 		var lm proto.PageGetLayoutMetricsResult
@@ -116,7 +116,7 @@ func armFrameSync(ctx context.Context, page *rod.Page, pt Point) *frameSync {
 	// of 18 runs under load). A few frames of the top document first.
 	var tw proto.PageCreateIsolatedWorldResult
 	if callOn(ctx, page, "click", proto.PageCreateIsolatedWorld{FrameID: page.FrameID, WorldName: frameSyncWorld}, &tw) == nil {
-		fctx, cancel := context.WithTimeout(ctx, time.Duration(surface.ClickFrameSyncMsMax)*time.Millisecond)
+		fctx, cancel := context.WithTimeout(ctx, time.Duration(limits.ClickFrameSyncMsMax)*time.Millisecond)
 		var fr proto.RuntimeEvaluateResult
 		_ = callOn(fctx, page, "click", proto.RuntimeEvaluate{Expression: frameJS, ContextID: tw.ExecutionContextID, AwaitPromise: true, Silent: true}, &fr)
 		cancel()
@@ -145,7 +145,7 @@ func (s *frameSync) wait(ctx context.Context, n int) error {
 	if s == nil {
 		return nil
 	}
-	wctx, cancel := context.WithTimeout(ctx, time.Duration(surface.ClickFrameSyncMsMax)*time.Millisecond)
+	wctx, cancel := context.WithTimeout(ctx, time.Duration(limits.ClickFrameSyncMsMax)*time.Millisecond)
 	defer cancel()
 	js := fmt.Sprintf(`new Promise(function (done) {
   (function poll() { const c = %s; if (c[1] >= %d) done(c); else setTimeout(poll, 0); })();

@@ -10,7 +10,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 )
 
@@ -56,7 +56,7 @@ var descendJS = fmt.Sprintf(`function(){
     break;
   }
   return a || null;
-}`, surface.CredentialFocusStepsMax)
+}`, limits.CredentialFocusStepsMax)
 
 // probeJS reads what the walk needs of an element: its credential class,
 // its tag, and whether Enter or Space there submits a form.
@@ -175,14 +175,14 @@ func walkFocus(ctx context.Context, page *rod.Page, frames func(context.Context,
 	defer func() {
 		// The objects go with their group; a failure here leaves them to the
 		// document's end.
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Duration(surface.TimeoutMsDefault)*time.Millisecond)
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Duration(limits.TimeoutMsDefault)*time.Millisecond)
 		defer cancel()
 		for _, p := range used {
 			_, _ = p.Call(rctx, string(p.SessionID), "Runtime.releaseObjectGroup", map[string]string{"objectGroup": receiverGroup})
 		}
 	}()
 	var obj proto.RuntimeRemoteObjectID // a document, shadow root or element to descend from; "" = the session's document
-	for step := 0; step <= surface.CredentialFocusStepsMax; step++ {
+	for step := 0; step <= limits.CredentialFocusStepsMax; step++ {
 		var el proto.RuntimeRemoteObjectID
 		if obj == "" {
 			var res proto.RuntimeEvaluateResult
@@ -261,7 +261,7 @@ func walkFocus(ctx context.Context, page *rod.Page, frames func(context.Context,
 		}
 		return rc, nil
 	}
-	return Receiver{}, &Error{Kind: KindProtocol, Op: op, Err: fmt.Errorf("focus nested deeper than %d roots and frames", surface.CredentialFocusStepsMax)}
+	return Receiver{}, &Error{Kind: KindProtocol, Op: op, Err: fmt.Errorf("focus nested deeper than %d roots and frames", limits.CredentialFocusStepsMax)}
 }
 
 // callOn sends one walk message on p's session and decodes its reply. The

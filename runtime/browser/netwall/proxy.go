@@ -15,16 +15,16 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // The bounds every listener holds (spec/bounds_proxy.cue).
 const (
-	maxConns    = surface.ProxyConnectionsMax
-	headerBytes = surface.ProxyHeaderBytesMax
-	dialWait    = time.Duration(surface.ProxyDialMsMax) * time.Millisecond
-	resolveWait = time.Duration(surface.ProxyResolveMsMax) * time.Millisecond
-	idleWait    = time.Duration(surface.ProxyIdleMsMax) * time.Millisecond
+	maxConns    = limits.ProxyConnectionsMax
+	headerBytes = limits.ProxyHeaderBytesMax
+	dialWait    = time.Duration(limits.ProxyDialMsMax) * time.Millisecond
+	resolveWait = time.Duration(limits.ProxyResolveMsMax) * time.Millisecond
+	idleWait    = time.Duration(limits.ProxyIdleMsMax) * time.Millisecond
 )
 
 // Rules decide one request: Host is asked with the host the request names

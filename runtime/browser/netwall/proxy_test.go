@@ -15,7 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // counted is an HTTP listener that counts what reached it: TCP accepts and
@@ -256,7 +256,7 @@ func TestRefusesLoopsOriginFormAndHugeHeaders(t *testing.T) {
 		"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
 		"GET ftp://127.0.0.1/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
 		"CONNECT 127.0.0.1:0 HTTP/1.1\r\nHost: 127.0.0.1:0\r\n\r\n",
-		"GET http://127.0.0.1/ HTTP/1.1\r\nX: " + strings.Repeat("a", surface.ProxyHeaderBytesMax) + "\r\n\r\n",
+		"GET http://127.0.0.1/ HTTP/1.1\r\nX: " + strings.Repeat("a", limits.ProxyHeaderBytesMax) + "\r\n\r\n",
 	} {
 		conn, err := net.Dial("tcp", p.Addr().String())
 		if err != nil {

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/actionable"
 )
 
@@ -16,7 +16,7 @@ import (
 // whole cost of the common case.
 
 var (
-	actionReserve = time.Duration(surface.ActionableReserveMsMax) * time.Millisecond
+	actionReserve = time.Duration(limits.ActionableReserveMsMax) * time.Millisecond
 )
 
 // actSample is the page's look at a target (js/actionable.js): a Point when
@@ -38,7 +38,7 @@ func ActionDeadline(ctx context.Context) time.Time {
 	now := time.Now()
 	d, ok := ctx.Deadline()
 	if !ok {
-		return now.Add(time.Duration(surface.TimeoutMsDefault) * time.Millisecond)
+		return now.Add(time.Duration(limits.TimeoutMsDefault) * time.Millisecond)
 	}
 	reserve := actionReserve
 	if left := d.Sub(now); left/2 < reserve {
@@ -116,8 +116,8 @@ func AwaitAllActionable(ctx context.Context, w *World, ids []int, opt LocateOpti
 				k.last = s
 				k.hist = append(k.hist, actionable.Sample{Frame: frame + j, Attached: true, Visible: s.Visible, Enabled: s.Enabled, Hit: s.Hit,
 					Box: actionable.Box{X: s.Box.X, Y: s.Box.Y, Width: s.Box.Width, Height: s.Box.Height}})
-				if len(k.hist) > surface.ActionableSamplesMax {
-					k.hist = k.hist[len(k.hist)-surface.ActionableSamplesMax:]
+				if len(k.hist) > limits.ActionableSamplesMax {
+					k.hist = k.hist[len(k.hist)-limits.ActionableSamplesMax:]
 				}
 				if v, f = actionable.Decide(k.hist, time.Now(), deadline); v != actionable.Wait {
 					break
@@ -161,7 +161,7 @@ func (w *World) lookLocal(ctx context.Context, id int, opt LocateOptions, first 
 		NameMax                int      `json:"nameMax"`
 		CredentialAutocomplete []string `json:"credentialAutocomplete"`
 	}{opt, id, first, l.NameMax, l.CredentialAutocomplete}
-	raw, err := w.CallAwait(ctx, lookJS, req, surface.ActionableFrameWaitMsMax)
+	raw, err := w.CallAwait(ctx, lookJS, req, limits.ActionableFrameWaitMsMax)
 	if err != nil {
 		return nil, err
 	}
@@ -206,8 +206,8 @@ func AwaitPointStable(ctx context.Context, w *World, x, y float64, deadline time
 		}
 		hist = append(hist, actionable.Sample{Frame: frame, Attached: true, Visible: true, Enabled: true, Hit: true, Key: s.Key,
 			Box: actionable.Box{X: b.X, Y: b.Y, Width: b.Width, Height: b.Height}})
-		if len(hist) > surface.ActionableSamplesMax {
-			hist = hist[len(hist)-surface.ActionableSamplesMax:]
+		if len(hist) > limits.ActionableSamplesMax {
+			hist = hist[len(hist)-limits.ActionableSamplesMax:]
 		}
 		switch v, f := actionable.Decide(hist, time.Now(), deadline); v {
 		case actionable.Act:
@@ -265,7 +265,7 @@ func (w *World) sampleTarget(ctx context.Context, id int, opt LocateOptions, fir
 // AwaitFrame waits, in the top page, for the next animation frame, or
 // actionable_frame_wait_ms where frames do not run (a hidden tab).
 func (w *World) AwaitFrame(ctx context.Context) error {
-	_, err := w.CallAwait(ctx, `function(ms){return new Promise(function(r){var d=false;var f=function(){if(!d){d=true;r(true)}};requestAnimationFrame(f);setTimeout(f,ms)})}`, surface.ActionableFrameWaitMsMax)
+	_, err := w.CallAwait(ctx, `function(ms){return new Promise(function(r){var d=false;var f=function(){if(!d){d=true;r(true)}};requestAnimationFrame(f);setTimeout(f,ms)})}`, limits.ActionableFrameWaitMsMax)
 	return err
 }
 

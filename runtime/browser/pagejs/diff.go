@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // DiffSampleLimit is how many sample lines Diff keeps.
-const DiffSampleLimit = surface.DiffSamplesMax
+const DiffSampleLimit = limits.DiffSamplesMax
 
 // TreeDiff summarises structural change between two snapshots.
 type TreeDiff struct {

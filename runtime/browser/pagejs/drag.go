@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // DragLook is one look during a paced drag (input.PaceDrag): it waits for the
@@ -25,7 +25,7 @@ func (w *World) LookAfterFrame(ctx context.Context, x, y float64, src int) (Drag
 		arg["src"] = 0
 	}
 	raw, err := w.CallAwait(ctx, `function(a, ms){var api=this;return new Promise(function(r){var d=false;var f=function(){if(!d){d=true;r(api.dragSample(a))}};requestAnimationFrame(f);setTimeout(f,ms)})}`,
-		arg, surface.ActionableFrameWaitMsMax)
+		arg, limits.ActionableFrameWaitMsMax)
 	if err != nil {
 		return DragLook{}, err
 	}

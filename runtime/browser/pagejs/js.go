@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 )
 
@@ -24,9 +25,9 @@ var jsOrder = []string{
 // files so the page code types none of them.
 var jsLimits = fmt.Sprintf("const MAX_DEPTH = %d, ANCESTOR_STEPS = %d, COVER_STEPS = %d, SHADOW_STEPS = %d, FRAME_STEPS = %d,\n"+
 	"  ERROR_CHARS = %d, SWEEP_EVERY = %d, ARTICLE_MIN_CHARS = %d, PARA_MIN_CHARS = %d;\n",
-	surface.PageDomDepthMax, surface.PageAncestorStepsMax, surface.PageCoverStepsMax, surface.PageShadowStepsMax,
-	surface.PageFrameStepsMax, surface.PageErrorCharsMax, surface.RegistrySweepMax, surface.ArticleMinCharsMax,
-	surface.ParagraphMinCharsMax)
+	limits.PageDomDepthMax, limits.PageAncestorStepsMax, limits.PageCoverStepsMax, limits.PageShadowStepsMax,
+	limits.PageFrameStepsMax, limits.PageErrorCharsMax, limits.RegistrySweepMax, limits.ArticleMinCharsMax,
+	limits.ParagraphMinCharsMax)
 
 // credDecl is spec/credentials.cue's table and its bounds, declared ahead
 // of cred.js (in the page code and in CredentialFunction alike).
@@ -36,7 +37,7 @@ var credDecl = func() string {
 		panic("pagejs: credential table: " + err.Error()) // generated data: a build defect
 	}
 	return fmt.Sprintf("const CRED = %s, CRED_NUMERIC_LENGTH = %d, CRED_CONTEXT_STEPS = %d, CRED_CONTEXT_CHARS = %d;\n",
-		table, surface.CredentialNumericLengthMax, surface.CredentialContextStepsMax, surface.CredentialContextCharsMax)
+		table, limits.CredentialNumericLengthMax, limits.CredentialContextStepsMax, limits.CredentialContextCharsMax)
 }()
 
 // CredentialSource is cred.js with the table declared ahead of it: a body

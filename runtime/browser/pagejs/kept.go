@@ -5,7 +5,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // Kept functions. Some page code is sent on every action: the settling
@@ -30,7 +30,7 @@ type kept struct {
 // declaration is what to send for fn to the installation api, and the
 // slot the call defines (-1: none, the source went whole or as a stub).
 func (w *World) declaration(fn string, api proto.RuntimeRemoteObjectID) (string, int) {
-	if len(fn) < surface.KeptFunctionCharsMin {
+	if len(fn) < limits.KeptFunctionCharsMin {
 		return fn, -1
 	}
 	w.mu.Lock()
@@ -41,7 +41,7 @@ func (w *World) declaration(fn string, api proto.RuntimeRemoteObjectID) (string,
 	}
 	n, ok := k.slot[fn]
 	if !ok {
-		if len(k.slot) >= surface.KeptFunctionsMax {
+		if len(k.slot) >= limits.KeptFunctionsMax {
 			return fn, -1
 		}
 		if k.slot == nil {

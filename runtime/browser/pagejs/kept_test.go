@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // long pads a function source past the size worlds keep.
 func long(body string) string {
-	return "function (a, b) { /*" + strings.Repeat(" ", surface.KeptFunctionCharsMin) + "*/ " + body + " }"
+	return "function (a, b) { /*" + strings.Repeat(" ", limits.KeptFunctionCharsMin) + "*/ " + body + " }"
 }
 
 func TestKeptFunctionsAnswerAsSentWhole(t *testing.T) {
@@ -63,7 +63,7 @@ func TestKeptFunctionThatThrowsIsSentWholeAgain(t *testing.T) {
 func TestKeptFunctionsAreBounded(t *testing.T) {
 	_, w := openPage(t, page(`<p>x</p>`))
 	ctx := testCtx(t)
-	for i := range surface.KeptFunctionsMax + 2 {
+	for i := range limits.KeptFunctionsMax + 2 {
 		fn := long(fmt.Sprintf(`return %d;`, i))
 		for range 2 {
 			raw, err := w.Call(ctx, fn)
@@ -73,11 +73,11 @@ func TestKeptFunctionsAreBounded(t *testing.T) {
 			}
 		}
 	}
-	if n := len(w.kept.slot); n != surface.KeptFunctionsMax {
-		t.Fatalf("%d functions kept, bound %d", n, surface.KeptFunctionsMax)
+	if n := len(w.kept.slot); n != limits.KeptFunctionsMax {
+		t.Fatalf("%d functions kept, bound %d", n, limits.KeptFunctionsMax)
 	}
 	api, _ := w.ensure(ctx)
-	last := long(fmt.Sprintf(`return %d;`, surface.KeptFunctionsMax+1))
+	last := long(fmt.Sprintf(`return %d;`, limits.KeptFunctionsMax+1))
 	if decl, slot := w.declaration(last, api); decl != last || slot != -1 {
 		t.Fatalf("a function past the bound is not sent whole (slot %d)", slot)
 	}

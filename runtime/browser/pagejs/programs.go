@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // Small page programs run as one function call, outside the installed API
@@ -47,7 +47,7 @@ func WheelOffsetsAt(ctx context.Context, w *World, x, y float64) (WheelOffsets, 
 }
 
 // wheelPoll spaces the reads of a scroll position that may still be moving.
-const wheelPoll = surface.ScrollPollMsMax * time.Millisecond
+const wheelPoll = limits.ScrollPollMsMax * time.Millisecond
 
 // FollowWheel reads the offsets at (x, y) while a wheel scroll lands (it
 // may animate over several frames): until they reach the goal, or stop
@@ -56,9 +56,9 @@ const wheelPoll = surface.ScrollPollMsMax * time.Millisecond
 func FollowWheel(ctx context.Context, w *World, x, y float64, before WheelOffsets, goal float64) WheelOffsets {
 	cur, last, moved := before, time.Now(), false
 	for ctx.Err() == nil && math.Abs(cur.Y-goal) >= 1 {
-		patience := time.Duration(surface.SettleQuietMsMax) * time.Millisecond
+		patience := time.Duration(limits.SettleQuietMsMax) * time.Millisecond
 		if !moved {
-			patience = time.Duration(surface.SettleDomMsMax) * time.Millisecond
+			patience = time.Duration(limits.SettleDomMsMax) * time.Millisecond
 		}
 		if time.Since(last) >= patience {
 			break
@@ -83,7 +83,7 @@ func FollowWheel(ctx context.Context, w *World, x, y float64, before WheelOffset
 // It descends at most page_shadow_steps open shadow roots, as the page code does.
 var caretEndJS = `function () {
   var el = document.activeElement;
-  for (var i = 0; el && el.shadowRoot && el.shadowRoot.activeElement && i < ` + strconv.Itoa(surface.PageShadowStepsMax) + `; i++) el = el.shadowRoot.activeElement;
+  for (var i = 0; el && el.shadowRoot && el.shadowRoot.activeElement && i < ` + strconv.Itoa(limits.PageShadowStepsMax) + `; i++) el = el.shadowRoot.activeElement;
   if (!el) return false;
   try {
     if (typeof el.setSelectionRange === 'function' && typeof el.value === 'string') {

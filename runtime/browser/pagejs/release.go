@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/actionable"
 )
 
@@ -59,13 +59,13 @@ func (p *PressWatch) BeforeRelease(ctx context.Context) error {
 			return nil
 		}
 		v := actionable.DecideRelease(actionable.ReleaseSample{Frame: frame, Hit: l.Hit, Fresh: l.Fresh, Beneath: l.Beneath},
-			surface.ClickReleaseHoldFrames, !time.Now().Before(p.deadline))
+			limits.ClickReleaseHoldFrames, !time.Now().Before(p.deadline))
 		switch v {
 		case actionable.Release:
 			return nil
 		case actionable.Withhold:
 			var ok bool
-			if err := p.w.invokeLocal(ctx, "releaseWithhold", mustJSON(map[string]any{"id": p.id, "ms": surface.ClickWithholdMs}), &ok); err != nil {
+			if err := p.w.invokeLocal(ctx, "releaseWithhold", mustJSON(map[string]any{"id": p.id, "ms": limits.ClickWithholdMs}), &ok); err != nil {
 				return nil // no guard in place: the release goes out as a person's would
 			}
 			return &Error{Kind: KindObscured, Op: "click", Role: l.CoverRole, Name: l.CoverName, Waited: time.Since(start),

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // activePortFile is where Chromium writes the port it listens on and its browser
@@ -23,7 +23,7 @@ const activePortFile = "DevToolsActivePort"
 
 // probeTimeout bounds one liveness probe of a registered browser (loopback: a live
 // browser answers in about a millisecond; a listener that never answers costs this).
-const probeTimeout = time.Duration(surface.RegistryProbeMsMax) * time.Millisecond
+const probeTimeout = time.Duration(limits.RegistryProbeMsMax) * time.Millisecond
 
 // errNotRunning: the registered browser does not run (no DevToolsActivePort yet, or
 // one being written).
@@ -88,7 +88,7 @@ func probe(ctx context.Context, host, target string) error {
 	var v struct {
 		WebSocketDebuggerURL string `json:"webSocketDebuggerUrl"`
 	}
-	if err := json.NewDecoder(io.LimitReader(res.Body, surface.DevtoolsVersionBytesMax)).Decode(&v); err != nil {
+	if err := json.NewDecoder(io.LimitReader(res.Body, limits.DevtoolsVersionBytesMax)).Decode(&v); err != nil {
 		return err
 	}
 	if !strings.HasSuffix(v.WebSocketDebuggerURL, target) {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 )
 
@@ -72,7 +72,7 @@ func (s *Store) Open(ctx context.Context, name string, o OpenOptions) (Opened, e
 	r := st.Registration
 	timeout := o.Timeout
 	if timeout <= 0 {
-		timeout = time.Duration(surface.RegistryStartMsMax) * time.Millisecond
+		timeout = time.Duration(limits.RegistryStartMsMax) * time.Millisecond
 	}
 	// A file left by a browser that is gone would be read as this start's.
 	_ = os.Remove(filepath.Join(r.Profile, activePortFile))
@@ -92,7 +92,7 @@ func (s *Store) Open(ctx context.Context, name string, o OpenOptions) (Opened, e
 	go func() { exited <- cmd.Wait() }()
 	wait, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	tick := time.NewTicker(time.Duration(surface.RegistryPollMsMax) * time.Millisecond)
+	tick := time.NewTicker(time.Duration(limits.RegistryPollMsMax) * time.Millisecond)
 	defer tick.Stop()
 	for {
 		if u, err := s.live(wait, r); err == nil {

@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // Identity names one Ghostlight installation: the binary that runs and the install id
@@ -73,7 +73,7 @@ const (
 	idFile      = "install-id"
 	browsersDir = "browsers"
 	profilesDir = "profiles"
-	maxFile     = surface.RegistryFileBytesMax // a registration or id file past this is not ours
+	maxFile     = limits.RegistryFileBytesMax // a registration or id file past this is not ours
 )
 
 // Self is this installation's identity; ID is "" until `ghostlight install` wrote one.

@@ -29,7 +29,7 @@ package settle
 import (
 	"time"
 
-	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // Kind is the kind of a recorded event.
@@ -395,6 +395,6 @@ func (s *State) mutating(now time.Time, later func(time.Time)) bool {
 
 // frameSlack is how long after a frame's expected time the next look comes,
 // so the frame has run by then.
-const frameSlack = time.Duration(surface.SettleFrameSlackMsMax) * time.Millisecond
+const frameSlack = time.Duration(limits.SettleFrameSlackMsMax) * time.Millisecond
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
