@@ -253,15 +253,3 @@ func spliceBlock(path, name, block string) error {
 	}
 	return os.WriteFile(path, []byte(s), 0o644)
 }
-
-// keptBlock answers the named block (with its markers) of an existing file,
-// so a run that rewrites the file keeps what another mode measured.
-func keptBlock(path, name string) string {
-	begin, end := "<!-- bench-live "+name+" begin -->", "<!-- bench-live "+name+" end -->"
-	old, _ := os.ReadFile(path)
-	s := string(old)
-	if i, j := strings.Index(s, begin), strings.Index(s, end); i >= 0 && j > i {
-		return s[i:j+len(end)] + "\n"
-	}
-	return ""
-}
