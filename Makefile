@@ -29,7 +29,7 @@ build:
 # A newcomer's first run: build, start the server as an MCP client would
 # (stdio) and drive a short real session on the embedded demo page.
 demo: browser build
-	$(GO) run ./tools/ghostlight-demo -server bin/ghostlight -out demo-out
+	bin/ghostlight demo --out demo-out
 
 test: browser testpages
 	$(GO) vet $(PKGS)

@@ -54,6 +54,8 @@ func main() {
 		err = openCmd(args, os.Stdout)
 	case "workbench":
 		err = workbenchCmd(args, os.Stdout) // relink.go
+	case "demo":
+		err = demoCmd(args, os.Stdout)
 	case "version", "--version":
 		printVersion(os.Stdout)
 	case "help", "-h", "-help", "--help":

@@ -17,6 +17,7 @@ var commands = [][2]string{
 	{"install", "prepare the installed Chromium-family browsers for this installation"},
 	{"open NAME [--headless]", "open a prepared browser (chromium, chrome, edge, brave, …)"},
 	{"workbench", "print a fresh single-use link to the running server's workbench"},
+	{"demo [--out DIR]", "drive a short real session on the built-in demo page, as an MCP client would"},
 	{"version", "print the version, commit and MCP protocol versions"},
 	{"help", "print this list"},
 }

@@ -1,16 +1,19 @@
-// Command ghostlight-demo is a newcomer's first run: it starts the
-// Ghostlight server exactly as an MCP client would (a stdio subprocess),
-// drives a short real session on the server's built-in demo page, prints
-// each summary, and saves the screenshot to a file. It exits non-zero when
-// any step does not succeed.
 package main
+
+// ghostlight demo: a newcomer's first run. It starts this same binary as
+// the server exactly as an MCP client would (a stdio subprocess, serving
+// its built-in demo page), drives a short real session on that page, prints
+// each summary and saves the screenshot. Any step that does not succeed is
+// an error (exit 1).
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -21,17 +24,20 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-func main() {
-	serverBin := flag.String("server", "bin/ghostlight", "the ghostlight binary to start")
-	out := flag.String("out", "demo-out", "directory for the screenshot")
-	flag.Parse()
-	if err := run(*serverBin, *out); err != nil {
-		fmt.Fprintln(os.Stderr, "demo failed:", err)
-		os.Exit(1)
+func demoCmd(args []string, w io.Writer) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	out := fs.String("out", "demo-out", "directory the screenshot is saved in")
+	if err := fs.Parse(args); err != nil {
+		return err
 	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	return runDemo(self, *out, w)
 }
 
-func freeLoopbackAddr() (string, error) {
+func demoAddr() (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", err
@@ -40,10 +46,10 @@ func freeLoopbackAddr() (string, error) {
 	return ln.Addr().String(), nil
 }
 
-func run(serverBin, outDir string) error {
+func runDemo(serverBin, outDir string, w io.Writer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	addr, err := freeLoopbackAddr()
+	addr, err := demoAddr()
 	if err != nil {
 		return err
 	}
@@ -55,7 +61,7 @@ func run(serverBin, outDir string) error {
 	defer c.Close()
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "ghostlight-demo", Version: "1"}
+	init.Params.ClientInfo = mcp.Implementation{Name: "ghostlight demo", Version: "1"}
 	info, err := c.Initialize(ctx, init)
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
@@ -64,28 +70,28 @@ func run(serverBin, outDir string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("Connected to %s %s over stdio: %d tools.\n\n", info.ServerInfo.Name, info.ServerInfo.Version, len(tools.Tools))
+	fmt.Fprintf(w, "Connected to %s %s over stdio: %d tools.\n\n", info.ServerInfo.Name, info.ServerInfo.Version, len(tools.Tools))
 
 	url := "http://" + addr + "/"
-	if _, err := call(ctx, c, "browser_navigate", map[string]any{"url": url}); err != nil {
+	if _, err := call(ctx, w, c, "browser_navigate", map[string]any{"url": url}); err != nil {
 		return err
 	}
-	if _, err := call(ctx, c, "browser_inspect", map[string]any{"max_items": 10}); err != nil {
+	if _, err := call(ctx, w, c, "browser_inspect", map[string]any{"max_items": 10}); err != nil {
 		return err
 	}
-	if _, err := call(ctx, c, "browser_find", map[string]any{"text": "Place order"}); err != nil {
+	if _, err := call(ctx, w, c, "browser_find", map[string]any{"text": "Place order"}); err != nil {
 		return err
 	}
-	if _, err := call(ctx, c, "browser_read", map[string]any{"max_chars": 600}); err != nil {
+	if _, err := call(ctx, w, c, "browser_read", map[string]any{"max_chars": 600}); err != nil {
 		return err
 	}
-	res, err := call(ctx, c, "browser_screenshot", map[string]any{})
+	res, err := call(ctx, w, c, "browser_screenshot", map[string]any{})
 	if err != nil {
 		return err
 	}
 	for _, content := range res.Content {
 		if img, ok := content.(mcp.ImageContent); ok {
-			data, err := decodeBase64(img.Data)
+			data, err := base64.StdEncoding.DecodeString(img.Data)
 			if err != nil {
 				return err
 			}
@@ -96,7 +102,7 @@ func run(serverBin, outDir string) error {
 			if err := os.WriteFile(p, data, 0o644); err != nil {
 				return err
 			}
-			fmt.Printf("  saved %s (%d bytes, %s)\n", p, len(data), img.MIMEType)
+			fmt.Fprintf(w, "  saved %s (%d bytes, %s)\n", p, len(data), img.MIMEType)
 			return nil
 		}
 	}
@@ -105,7 +111,7 @@ func run(serverBin, outDir string) error {
 
 // call runs one tool and prints its summary; a result that did not succeed
 // is an error.
-func call(ctx context.Context, c *client.Client, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+func call(ctx context.Context, w io.Writer, c *client.Client, tool string, args map[string]any) (*mcp.CallToolResult, error) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name, req.Params.Arguments = tool, args
 	start := time.Now()
@@ -122,7 +128,7 @@ func call(ctx context.Context, c *client.Client, tool string, args map[string]an
 	if err := json.Unmarshal(b, &env); err != nil {
 		return nil, fmt.Errorf("%s: structured content: %w", tool, err)
 	}
-	fmt.Printf("%-19s %-9s %4d ms  %s\n", tool, env.Status, time.Since(start).Milliseconds(), env.Summary)
+	fmt.Fprintf(w, "%-19s %-9s %4d ms  %s\n", tool, env.Status, time.Since(start).Milliseconds(), env.Summary)
 	if env.Status != "succeeded" {
 		return nil, fmt.Errorf("%s did not succeed: %s", tool, env.Summary)
 	}
