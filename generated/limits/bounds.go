@@ -408,6 +408,11 @@ const (
 	ScriptCharsMax = 20000
 )
 
+// ScriptedSitesKept (limit): Sites one browser context remembers the model's script ran on; past it every site of the context counts as scripted. (items)
+const (
+	ScriptedSitesKeptMax = 256
+)
+
 // SelectorNameChars (limit): Characters of a semantic selector's name. (chars)
 const (
 	SelectorNameCharsMin = 1

@@ -131,6 +131,7 @@ const (
 	ResultCharsDefault       = limits.ResultCharsDefault
 	ScriptCharsMin           = limits.ScriptCharsMin
 	ScriptCharsMax           = limits.ScriptCharsMax
+	ScriptedSitesKeptMax     = limits.ScriptedSitesKeptMax
 	SelectorNameCharsMin     = limits.SelectorNameCharsMin
 	SelectorNameCharsMax     = limits.SelectorNameCharsMax
 	SelectorRoleCharsMax     = limits.SelectorRoleCharsMax

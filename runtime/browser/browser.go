@@ -18,6 +18,9 @@ type Browser struct {
 	calls atomic.Int64  // protocol calls made (ProtocolCalls)
 	clock protocolClock // time with a call outstanding (ProtocolBusy)
 
+	// scripted: the origins the model's script ran on, per context (scripted.go).
+	scripted scriptedSites
+
 	mu         sync.Mutex
 	conn       *conn
 	epoch      uint64
@@ -395,6 +398,9 @@ func (b *Browser) ReleaseWorkspace(ctx context.Context, id string) error {
 		ws.disposeContext(ctx, c)
 	}
 	ws.releaseDownloads(ctx, c) // its download directory goes with it (downloads.go)
+	if ws.isolated() {
+		b.scripted.forget(ws.siteKey()) // its context, and what a script left there, is gone
+	}
 	b.mu.Lock()
 	for _, t := range tabs {
 		delete(b.handles, t.handle)

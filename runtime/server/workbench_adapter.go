@@ -105,6 +105,7 @@ func (a workbenchBrowser) Tabs() []workbench.Tab {
 	for _, t := range a.b.Controlled() {
 		wt := workbench.Tab{Session: t.Workspace().ID(), Tab: t.Handle(), URL: tools.GovernedURL(t.URL()), Title: tools.Title(t.Title())}
 		wt.Held = a.h.CredentialHeld(wt.Session, wt.Tab, t.Generation())
+		wt.Scripted = t.ModelScripted()
 		if ho, ok := waiting[t.Handle()]; ok && ho.Session == wt.Session {
 			wt.Handoff = &workbench.Handoff{Kind: ho.Kind, Field: ho.Field, Host: ho.Host, Since: ho.Since}
 		}
@@ -177,6 +178,16 @@ func (a workbenchBrowser) Release(handle string) bool {
 	return a.h.ReleaseCredential(t.Workspace().ID(), handle)
 }
 
+// ClearSite clears the tab's site for the person (browser.Tab.ClearSite):
+// what the model's script left there goes, and the tab reloads.
+func (a workbenchBrowser) ClearSite(ctx context.Context, handle string) error {
+	t := a.tab(handle)
+	if t == nil {
+		return workbench.ErrNotFound
+	}
+	return t.ClearSite(ctx)
+}
+
 func (a workbenchBrowser) Recordings() []workbench.Recording {
 	var out []workbench.Recording
 	for _, r := range a.h.Recordings() {
@@ -221,6 +232,11 @@ func (l *liveView) Input(ctx context.Context, e workbench.Input) error {
 		// cannot be told, the document is held all the same.
 		class, cerr := l.v.FocusedCredential(ctx, tools.AllFrames(l.t))
 		gen := l.t.Generation()
+		if (class != "" || cerr != nil) && l.t.ModelScripted() {
+			// The model's script ran on this site: what it left could read
+			// these keys. They are not sent until the person clears it.
+			return workbench.ErrScriptedSite
+		}
 		var err error
 		if e.Type == "key" {
 			err = l.v.Key(ctx, e.Key, e.Modifiers)

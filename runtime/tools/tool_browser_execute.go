@@ -36,6 +36,9 @@ func (h *Handler) BrowserExecute(ctx context.Context, a *surface.BrowserExecuteA
 		if r := s.heldCredential(ac.t); r != nil {
 			return r
 		}
+		// From now on the person's keys reach no credential field of this
+		// site until the person clears it (runtime/browser/scripted.go).
+		ac.t.NoteModelScript()
 		ac.armAhead(ctx) // the script is a Runtime command of the page's session
 		// The script's own timeout fires first, leaving the call time to stop
 		// it and answer.

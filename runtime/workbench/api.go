@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -64,6 +65,28 @@ func (w *Workbench) api(rw http.ResponseWriter, r *http.Request, name, scope str
 		}
 		if !ok {
 			refuse(rw, http.StatusNotFound, "/tab", "handoff", "that tab has no credential handoff open")
+			return
+		}
+		rw.WriteHeader(http.StatusNoContent)
+	case name == "clear-site" && r.Method == http.MethodPost:
+		tab := r.URL.Query().Get("tab")
+		if !handleLike(tab) {
+			refuse(rw, http.StatusBadRequest, "/tab", "handle", "tab must be a tab handle")
+			return
+		}
+		sc, ok := w.o.Browser.(SiteClearer)
+		if !ok {
+			http.NotFound(rw, r)
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), w.o.Limits.InputTimeout)
+		defer cancel()
+		if err := sc.ClearSite(ctx, tab); err != nil {
+			if errors.Is(err, ErrNotFound) {
+				refuse(rw, http.StatusNotFound, "/tab", "handle", "no such tab")
+				return
+			}
+			refuse(rw, http.StatusBadGateway, "/tab", "unavailable", "the site could not be cleared")
 			return
 		}
 		rw.WriteHeader(http.StatusNoContent)

@@ -193,6 +193,10 @@ func (w *Workbench) input(rw http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), w.o.Limits.InputTimeout)
 	defer cancel()
 	if err := v.live.Input(ctx, e); err != nil {
+		if errors.Is(err, ErrScriptedSite) {
+			refuse(rw, http.StatusConflict, "/type", "scripted_site", "not sent: the model ran its own script on this site, which could read what you type into this field; press Clear site first")
+			return
+		}
 		refuse(rw, http.StatusBadGateway, "/type", "unavailable", "the tab did not take the input")
 		return
 	}

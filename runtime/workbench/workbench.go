@@ -65,6 +65,18 @@ var answers = map[string]bool{"once": true, "page": true, "refuse": true}
 // ErrNotFound: no such tab or recording.
 var ErrNotFound = errors.New("workbench: not found")
 
+// ErrScriptedSite: the person's keys were not sent, because they were for a
+// credential field of a site the model's own script ran on, where that
+// script could still read them. Clearing the site (SiteClearer) lets them.
+var ErrScriptedSite = errors.New("workbench: the model's script ran on this site")
+
+// SiteClearer is a Browser that clears a tab's site for the person: its
+// storage, service workers, caches and cookies go and the tab reloads, so
+// nothing the model's script left there is running when the person types.
+type SiteClearer interface {
+	ClearSite(ctx context.Context, tab string) error
+}
+
 // Tab is one controlled tab.
 type Tab struct {
 	Session string   `json:"session"`
@@ -76,6 +88,10 @@ type Tab struct {
 	// model's browser_execute is refused there until it navigates or the
 	// person releases it.
 	Held bool `json:"held,omitempty"`
+	// Scripted: the model's own script ran on the tab's site, so the
+	// person's keys reach none of its credential fields until the person
+	// clears the site.
+	Scripted bool `json:"scripted,omitempty"`
 }
 
 // Handoff is a credential handoff waiting on the person.

@@ -150,6 +150,7 @@ function showSelected() {
   const banner = $("live-handoff");
   banner.hidden = !x.handoff;
   $("live-held").hidden = !x.held;
+  $("live-scripted").hidden = !x.scripted;
   if (x.handoff) {
     const where = x.handoff.host ? " on " + x.handoff.host : "";
     const confirm = x.handoff.kind === "confirm";
@@ -270,6 +271,12 @@ function wireLive() {
       loadTabs().catch(() => {});
     });
   }
+  $("clear-site").addEventListener("click", async () => {
+    $("live-status").textContent = "clearing the site…";
+    const r = await api("clear-site?tab=" + encodeURIComponent(selectedTab), { method: "POST" });
+    $("live-status").textContent = r.ok ? "cleared and reloaded: you may type your credential now" : "the site could not be cleared";
+    loadTabs().catch(() => {});
+  });
   $("release").addEventListener("click", async () => {
     const r = await api("release?tab=" + encodeURIComponent(selectedTab), { method: "POST" });
     $("live-status").textContent = r.ok ? "released: the model may run page script here again" : "nothing was held";
