@@ -44,6 +44,7 @@ type Refusal struct {
 	BlockedHosts        []string     `json:"blocked_hosts,omitempty"`         // Hosts those requests were for.
 	HandoffURL          string       `json:"handoff_url,omitempty"`           // Workbench link where the user completes the credential handoff.
 	HandoffElicited     bool         `json:"handoff_elicited,omitempty"`      // The user's client showed them the handoff link.
+	SiteScripted        bool         `json:"site_scripted,omitempty"`         // The model's script ran on this site: the user clears it before typing.
 	Download            *Download    `json:"download,omitempty"`              // A download the page started during the call.
 	DataFlow            *DataFlow    `json:"data_flow,omitempty"`             // A cross-site flow: text returned by one site, written to another.
 	WouldDeny           []*WouldDeny `json:"would_deny,omitempty"`            // Refusals a monitor-mode layer would have made in this call.

@@ -17,14 +17,22 @@ func credentialHandoff(r *surface.Refusal, target string) Text {
 	if r.Tab != "" {
 		next = fmt.Sprintf("Once the user has handed %s back, continue on it; its next result says the handoff is complete.", r.Tab)
 	}
+	headless := r.HandoffURL == ""
+	if headless {
+		next = "When the user says it is done, continue with the next step."
+	}
+	if r.SiteScripted {
+		// The person clears the site before typing: the session the model
+		// had there (its cookies) goes too.
+		next = "Your script ran on this site, so the user must press Clear site in the workbench first (its cookies and storage go and the page reloads). " + next
+	}
 	switch {
 	case r.HandoffURL != "" && r.HandoffElicited:
 		return Say(fmt.Sprintf("%s; the user's client has shown them the workbench link, so ask them to type it into the tab's live view there (%s) and press Hand back.", lead, r.HandoffURL), next)
 	case r.HandoffURL != "":
 		return Say(fmt.Sprintf("%s; ask the user to open the Ghostlight workbench at %s, type it into the tab's live view and press Hand back.", lead, r.HandoffURL), next)
 	}
-	return Say(lead+"; ask the user to type it themselves in the browser window showing the tab (a headless browser has none: Ghostlight must then run with --workbench).",
-		"When the user says it is done, continue with the next step.")
+	return Say(lead+"; ask the user to type it themselves in the browser window showing the tab (a headless browser has none: Ghostlight must then run with --workbench).", next)
 }
 
 // credentialClassWords name each credential class of spec/credentials.cue
@@ -82,6 +90,11 @@ func flowConfirm(tool string, r *surface.Refusal) Text {
 		lead = fmt.Sprintf("%s was not run yet: the value carries %d characters of text from %s to %s, and the %s layer asks the user to allow each such write", tool, f.Chars, f.From, f.To, f.Layer)
 	}
 	next := "Once the user has allowed it, call " + tool + " again with the same arguments; if they do not, write only what they gave you."
+	if r.SiteScripted {
+		// The person clears the site before typing: the session the model
+		// had there (its cookies) goes too.
+		next = "Your script ran on this site, so the user must press Clear site first (its cookies and storage go and the page reloads). " + next
+	}
 	switch {
 	case r.HandoffURL != "" && r.HandoffElicited:
 		return Say(lead+"; the user's client has shown them the workbench link ("+r.HandoffURL+"), where Hand back allows this one write.", next)
@@ -108,6 +121,11 @@ func actionConfirm(tool string, r *surface.Refusal) Text {
 	}
 	lead := tool + " was not run: " + r.Message
 	next := "Once the user has answered, call " + tool + " again with the same arguments; its result says whether they approved."
+	if r.SiteScripted {
+		// The person clears the site before typing: the session the model
+		// had there (its cookies) goes too.
+		next = "Your script ran on this site, so the user must press Clear site first (its cookies and storage go and the page reloads). " + next
+	}
 	switch {
 	case r.HandoffURL != "" && r.HandoffElicited:
 		return Say(lead+"; the user's client has shown them the workbench link ("+r.HandoffURL+"), where they approve it once, approve it for this page, or refuse it.", next)

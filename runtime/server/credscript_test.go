@@ -67,13 +67,18 @@ func TestModelScriptNeverHearsThePersonsSecret(t *testing.T) {
 	if r := call("browser_execute", listen); r.Envelope.Status != surface.StatusSucceeded {
 		t.Fatalf("the model's listener: %s", r.JSON)
 	}
-	askPerson := func() {
+	askPerson := func(scripted bool) {
 		t.Helper()
-		if r := call("browser_type_text", `{"tab":"`+tab+`","selector":{"name":"Password"},"text":"model-guess"}`); !strings.Contains(string(r.JSON), `"credential_handoff"`) {
+		r := call("browser_type_text", `{"tab":"`+tab+`","selector":{"name":"Password"},"text":"model-guess"}`)
+		if !strings.Contains(string(r.JSON), `"credential_handoff"`) {
 			t.Fatalf("type_text into the password field: %s", r.JSON)
 		}
+		// The model is told the person clears the site first (its cookies go).
+		if said := strings.Contains(string(r.JSON), `"site_scripted":true`) && strings.Contains(r.Envelope.Summary+strings.Join(r.Envelope.NextSteps, " "), "Clear site"); said != scripted {
+			t.Fatalf("the handoff says the site is scripted: %v, want %v: %s", said, scripted, r.JSON)
+		}
 	}
-	askPerson()
+	askPerson(true)
 
 	wb := workbenchBrowser{b: s.browser, h: s.handler}
 	person := func() error {
@@ -170,7 +175,7 @@ func TestModelScriptNeverHearsThePersonsSecret(t *testing.T) {
 	if r := call("browser_navigate", `{"tab":"`+tab+`","url":"`+signIn.URL+`/","timeout_ms":30000}`); r.Envelope.Status != surface.StatusSucceeded {
 		t.Fatalf("navigate back: %s", r.JSON)
 	}
-	askPerson()
+	askPerson(false)
 	if err := person(); err != nil {
 		t.Fatalf("the person's keys on the sign-in site after a script on another site: %v", err)
 	}

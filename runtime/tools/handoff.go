@@ -106,6 +106,9 @@ func (h *Handler) SetHandoff(o HandoffOptions) {
 // and tells the person where to complete it: r gains the workbench link, a
 // headful window shows the tab, and a client that can show a link gets one.
 func (s *session) handoff(ctx context.Context, t *browser.Tab, r *surface.Refusal) {
+	// The person's keys reach no credential field of a site the model's
+	// script ran on until they clear it (runtime/browser/scripted.go).
+	r.SiteScripted = t.ModelScripted()
 	s.ask(ctx, t, r, handoffCredential, nil)
 }
 
