@@ -90,11 +90,6 @@ func flowConfirm(tool string, r *surface.Refusal) Text {
 		lead = fmt.Sprintf("%s was not run yet: the value carries %d characters of text from %s to %s, and the %s layer asks the user to allow each such write", tool, f.Chars, f.From, f.To, f.Layer)
 	}
 	next := "Once the user has allowed it, call " + tool + " again with the same arguments; if they do not, write only what they gave you."
-	if r.SiteScripted {
-		// The person clears the site before typing: the session the model
-		// had there (its cookies) goes too.
-		next = "Your script ran on this site, so the user must press Clear site first (its cookies and storage go and the page reloads). " + next
-	}
 	switch {
 	case r.HandoffURL != "" && r.HandoffElicited:
 		return Say(lead+"; the user's client has shown them the workbench link ("+r.HandoffURL+"), where Hand back allows this one write.", next)
