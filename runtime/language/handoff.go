@@ -71,14 +71,18 @@ func SubmitByKey(key string, button bool, layer string) string {
 // closed shadow root, in a frame of another origin).
 const FocusedField = "the focused field"
 
-// credentialHeld says why browser_execute is refused on a document the
-// person typed a credential into, and until when.
-func credentialHeld(r *surface.Refusal) Text {
+// credentialHeld says why browser_execute (or browser_screenshot) is
+// refused on a document the person typed a credential into, and until when.
+func credentialHeld(tool string, r *surface.Refusal) Text {
 	tab := "the tab"
 	if r.Tab != "" {
 		tab = r.Tab
 	}
-	return Say(fmt.Sprintf("browser_execute is refused on %s: the user typed a credential into this page themselves, and page script could read it back. It runs again once %s navigates to another page or the user presses Release in the Ghostlight workbench.", tab, tab),
+	why := "page script could read it back"
+	if tool == "browser_screenshot" {
+		why = "a picture could show it (a card number or a code is not masked)"
+	}
+	return Say(fmt.Sprintf("%s is refused on %s: the user typed a credential into this page themselves, and %s. It works again once %s navigates to another page or the user presses Release in the Ghostlight workbench.", tool, tab, why, tab),
 		"Continue with browser_read, browser_find, browser_inspect or the action tools: none of them returns a field's value.")
 }
 

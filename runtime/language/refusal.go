@@ -64,8 +64,8 @@ func Refusal(tool string, r *surface.Refusal) Text {
 		}
 		return Say(fmt.Sprintf("The browser could not be reached: %s.", msg), "Call "+tool+" again; Ghostlight relaunches the browser.")
 	case surface.ReasonCredentialHandoff:
-		if tool == "browser_execute" { // no field: the person's credential is in the page
-			return credentialHeld(r) // handoff.go
+		if tool == "browser_execute" || tool == "browser_screenshot" { // no field: the person's credential is in the page
+			return credentialHeld(tool, r) // handoff.go
 		}
 		return credentialHandoff(r, msg) // handoff.go
 	case surface.ReasonTimeout:

@@ -21,7 +21,8 @@ import (
 // field; the person clicks it and types "PERSON-SECRET-4242" through the
 // workbench's live view (the adapter the workbench's input API calls) and
 // hands the tab back. The page then holds the secret (read through
-// DevTools), yet the model's browser_execute reading the field is refused
+// DevTools), yet the model's browser_execute reading the field, and its
+// browser_screenshot, are refused
 // (attention_required, credential_handoff, the summary saying why), and no
 // result of execute, read, inspect or find carries the secret. The person's
 // Release in the workbench lets script run again; so does a navigation.
@@ -122,12 +123,22 @@ func TestPersonCredentialStaysTheirs(t *testing.T) {
 		}
 	}
 
+	// No picture of it either: a card number or a code is not masked.
+	shot := `{"tab":"` + tab + `"}`
+	if r := call("browser_screenshot", shot); r.Envelope.Status != surface.StatusAttentionRequired ||
+		!strings.Contains(string(r.JSON), `"credential_handoff"`) || !strings.Contains(r.Envelope.Summary, "a picture could show it") {
+		t.Fatalf("browser_screenshot on the held document: %s", r.JSON)
+	}
+
 	// The person releases the document: script runs again.
 	if !wb.Release(tab) || wb.Release(tab) {
 		t.Fatal("release: want true once")
 	}
 	if r := call("browser_execute", `{"tab":"`+tab+`","script":"1"}`); r.Envelope.Status != surface.StatusSucceeded {
 		t.Fatalf("execute after release: %s", r.JSON)
+	}
+	if r := call("browser_screenshot", shot); r.Envelope.Status != surface.StatusSucceeded {
+		t.Fatalf("screenshot after release: %s", r.JSON)
 	}
 
 	// Typed again, then the tab navigates: the new document is not held.

@@ -237,16 +237,15 @@ func (l *liveView) Input(ctx context.Context, e workbench.Input) error {
 			// these keys. They are not sent until the person clears it.
 			return workbench.ErrScriptedSite
 		}
-		var err error
-		if e.Type == "key" {
-			err = l.v.Key(ctx, e.Key, e.Modifiers)
-		} else {
-			err = l.v.Text(ctx, e.Text)
-		}
-		if err == nil && (class != "" || cerr != nil) {
+		if class != "" || cerr != nil {
+			// Held before the first key goes: a frame the page paints
+			// with it is never kept, and no script or picture reads it.
 			l.h.PersonTypedCredential(l.t.Workspace().ID(), l.t.Handle(), gen)
 		}
-		return err
+		if e.Type == "key" {
+			return l.v.Key(ctx, e.Key, e.Modifiers)
+		}
+		return l.v.Text(ctx, e.Text)
 	}
 	return errors.New("server: unknown input type")
 }

@@ -43,6 +43,11 @@ func (h *Handler) BrowserScreenshot(ctx context.Context, a *surface.BrowserScree
 	var shot capture.Shot
 	var ready string
 	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
+		// A credential the person typed (a card number, a code) shows in
+		// plain sight: no picture of that document (credheld.go).
+		if r := s.heldCredential(t); r != nil {
+			return r
+		}
 		req := capture.Request{MaxEdge: surface.ImageEdgePxMax, MaxBytes: surface.ImageBytesMax, Format: shotFormat}
 		switch branch {
 		case surface.BrowserScreenshotBranchFullPage:

@@ -150,7 +150,7 @@ func TestBesideRecording(t *testing.T) {
 	tab := openTab(t, "/spin")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	rec, err := recorder.Start(ctx, tab.Page(), recorder.Limits{MaxDuration: 20 * time.Second, Retention: time.Minute, MaxFrames: 100, MaxEdge: 320, CallTimeout: 5 * time.Second})
+	rec, err := recorder.Start(ctx, tab.Page(), recorder.Limits{MaxDuration: 20 * time.Second, Retention: time.Minute, MaxFrames: 100, MaxEdge: 320, CallTimeout: 5 * time.Second}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,5 +181,43 @@ func TestBesideRecording(t *testing.T) {
 			t.Fatal("the recording stopped capturing when the view ended")
 		case <-time.After(10 * time.Millisecond):
 		}
+	}
+}
+
+// TestRecordingWithholdsFrames: while Withheld says so (the person typed a
+// credential into the page), the screencast's frames are dropped as they
+// arrive, and a stop takes no final frame: a spinning page that repaints
+// every frame leaves none kept. The control, the same page recorded with
+// nothing withheld, keeps frames.
+func TestRecordingWithholdsFrames(t *testing.T) {
+	tab := openTab(t, "/spin")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	lim := recorder.Limits{MaxDuration: 20 * time.Second, Retention: time.Minute, MaxFrames: 100, MaxEdge: 320, CallTimeout: 5 * time.Second}
+	rec, err := recorder.Start(ctx, tab.Page(), lim, func() bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Discard()
+	// The live view's frames prove the page repainted meanwhile.
+	v := startView(t, tab)
+	for range 5 {
+		next(t, v)
+	}
+	rec.Stop(ctx, recorder.StopRequested)
+	if n := rec.Status().FramesCaptured; n != 0 {
+		t.Fatalf("%d frames kept while withheld (the stop's final frame among them)", n)
+	}
+	v.Close()
+	<-v.Done()
+
+	control, err := recorder.Start(ctx, tab.Page(), lim, func() bool { return false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer control.Discard()
+	control.Stop(ctx, recorder.StopRequested) // at least its final frame
+	if control.Status().FramesCaptured == 0 {
+		t.Fatal("the control kept no frame")
 	}
 }

@@ -46,6 +46,11 @@ type Limits struct {
 	CallTimeout time.Duration
 }
 
+// Withheld reports, frame by frame, that what the page shows now is not
+// to be kept: the person typed a credential into it (a card number or a
+// one-time code renders in plain sight). nil keeps every frame.
+type Withheld func() bool
+
 type frame struct {
 	data []byte // JPEG as Chromium sent it
 	at   time.Time
@@ -55,6 +60,7 @@ type frame struct {
 type Recorder struct {
 	page *rod.Page
 	lim  Limits
+	held Withheld
 	gap  time.Duration // minimum spacing of kept frames; doubles when full
 	stop context.CancelFunc
 	done chan struct{}
@@ -73,11 +79,11 @@ type Recorder struct {
 
 // Start begins a screencast of page. The subscription lives under the
 // page's own context; ctx bounds only the setup calls.
-func Start(ctx context.Context, page *rod.Page, lim Limits) (*Recorder, error) {
+func Start(ctx context.Context, page *rod.Page, lim Limits, held Withheld) (*Recorder, error) {
 	if lim.MaxFrames < 2 {
 		lim.MaxFrames = 2
 	}
-	r := &Recorder{page: page, lim: lim, state: StateRecording, done: make(chan struct{}), started: time.Now()}
+	r := &Recorder{page: page, lim: lim, held: held, state: StateRecording, done: make(chan struct{}), started: time.Now()}
 	// Sample so that a recording of the longest duration just fits the
 	// frame bound; the GIF cannot show delays below 10 ms anyway.
 	r.gap = lim.MaxDuration / time.Duration(lim.MaxFrames)
@@ -122,6 +128,9 @@ func Start(ctx context.Context, page *rod.Page, lim Limits) (*Recorder, error) {
 // doubled, so the replay always spans the whole recording.
 func (r *Recorder) add(data []byte) {
 	now := time.Now()
+	if r.withheld() {
+		return // the frame is dropped as it arrives: never kept, never encoded
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.state != StateRecording {
@@ -167,7 +176,9 @@ func (r *Recorder) Stop(ctx context.Context, reason string) {
 		return
 	}
 	r.mu.Unlock()
-	if final, err := r.finalFrame(ctx); err == nil {
+	if r.withheld() {
+		// no final frame of a page holding the person's credential
+	} else if final, err := r.finalFrame(ctx); err == nil {
 		r.mu.Lock()
 		if r.state == StateRecording {
 			r.captured++
@@ -201,6 +212,9 @@ func (r *Recorder) finish(reason string) {
 	r.expire = time.AfterFunc(r.lim.Retention, func() { r.erase(StateExpired) })
 	go r.stop()
 }
+
+// withheld asks Withheld outside r.mu (it takes its owner's locks).
+func (r *Recorder) withheld() bool { return r.held != nil && r.held() }
 
 // finalFrame captures the viewport now as a JPEG no larger than the
 // screencast's frames: a page that does not repaint sends no frame.
