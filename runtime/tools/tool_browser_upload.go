@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
@@ -234,7 +235,7 @@ func notSole(err error, count int) *surface.Refusal {
 // release frees a held file input within the observe budget, even after the
 // call's own context ended.
 func release(ctx context.Context, fi *input.FileInput) {
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), observeBudget)
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), action.ObserveBudget)
 	defer cancel()
 	fi.Release(rctx)
 }
