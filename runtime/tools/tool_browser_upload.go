@@ -16,6 +16,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/uploads"
 )
 
 // BrowserUpload attaches local files, inline files or a captured image to
@@ -39,7 +40,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 		for _, fl := range a.Files {
 			sizes = append(sizes, surface.Base64Size(fl.DataBase64))
 		}
-		if r := checkSizes(sizes, "/files"); r != nil {
+		if r := uploads.CheckSizes(sizes, "/files"); r != nil {
 			return nil, refused(r)
 		}
 	default:
@@ -56,7 +57,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 			return nil, refused(s.views.missing(a.SourceImage, "/source_image"))
 		}
 		sizes = []int64{int64(len(img.data))}
-		if r := checkSizes(sizes, "/source_image"); r != nil {
+		if r := uploads.CheckSizes(sizes, "/source_image"); r != nil {
 			r.Message = language.MsgCaptureAboveCeiling
 			return nil, refused(r)
 		}
@@ -238,23 +239,6 @@ func release(ctx context.Context, fi *input.FileInput) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), action.ObserveBudget)
 	defer cancel()
 	fi.Release(rctx)
-}
-
-// checkSizes applies the per-file and total upload bounds.
-func checkSizes(sizes []int64, pointer string) *surface.Refusal {
-	var total int64
-	for i, n := range sizes {
-		if n > surface.UploadFileBytesMax {
-			return &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: pointer + "/" + strconv.Itoa(i), Rule: surface.RuleMaximum,
-				Limit: strconv.Itoa(surface.UploadFileBytesMax), Message: language.FileTooLarge(surface.UploadFileBytesMax)}
-		}
-		total += n
-	}
-	if total > surface.UploadTotalBytesMax {
-		return &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: pointer, Rule: surface.RuleMaximum,
-			Limit: strconv.Itoa(surface.UploadTotalBytesMax), Message: language.FilesTooLarge(surface.UploadTotalBytesMax)}
-	}
-	return nil
 }
 
 // stageFiles returns the local paths to attach: inline and captured bytes
