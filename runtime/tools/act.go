@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -159,21 +158,13 @@ func (a *act) take(r action.Result) {
 	a.dialog, a.opened, a.readiness = r.Dialog, r.Opened, r.Readiness
 	if l := r.Landing; l != nil {
 		a.landing = &surface.Landing{URL: governedURL(l.URL), Title: title(l.Title), DocumentGeneration: int(l.Generation)}
-		if inv := pipeline.FromContext(a.call); inv != nil && inv.Authority.AdmitURL(l.URL) != nil {
-			a.denied = true
-			a.landing.URL, a.landing.Title = governedURL(originOf(l.URL)), "" // origin only; title withheld
+		if inv := pipeline.FromContext(a.call); inv != nil {
+			if shown, withheld := inv.Authority.Shown(l.URL); withheld {
+				a.denied = true
+				a.landing.URL, a.landing.Title = governedURL(shown), "" // origin only; title withheld
+			}
 		}
 	}
-}
-
-// originOf keeps only the scheme and host of a URL the authority does not
-// reach.
-func originOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return ""
-	}
-	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/"}).String()
 }
 
 // receipt completes a receipt with what the action caused.

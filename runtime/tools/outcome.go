@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/governance"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
@@ -63,7 +64,7 @@ func governPage(ctx context.Context, rawURL, pageTitle string) (u, t string, wit
 	if inv == nil || inv.Authority == nil || rawURL == "" || rawURL == "about:blank" || inv.Authority.AdmitURL(rawURL) == nil {
 		return governedURL(rawURL), title(pageTitle), false
 	}
-	return governedURL(originOf(rawURL)), "", true
+	return governedURL(governance.Origin(rawURL)), "", true
 }
 
 // withheldNote says that some URLs and titles a result would name were cut
@@ -89,7 +90,7 @@ func governLanding(ctx context.Context, rawURL, pageTitle string) (string, strin
 	if inv == nil || rawURL == "" || rawURL == "about:blank" || inv.Authority.AdmitURL(rawURL) == nil {
 		return governedURL(rawURL), title(pageTitle)
 	}
-	origin := originOf(rawURL)
+	origin := governance.Origin(rawURL)
 	inv.Note(fmt.Sprintf("The tab landed on %s, outside the hosts this session may reach; further calls on it are refused until it leaves.", language.Host(origin)))
 	return governedURL(origin), ""
 }
