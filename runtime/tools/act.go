@@ -13,7 +13,6 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
-	"github.com/ghostlight-dev/ghostlight/runtime/browser/capture"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
@@ -110,30 +109,21 @@ func (a *act) viewPoint(ctx context.Context, view string, x, y int, pointer stri
 	if e.tab != a.t.Handle() {
 		return input.Point{}, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: pointer, Message: "that view belongs to another tab"}
 	}
-	now, err := capture.ReadBinding(ctx, a.t.Page(), a.t.Generation())
-	if err != nil {
-		return input.Point{}, refusalFor(err, 0)
-	}
-	if !capture.Current(e.view, now) {
-		return input.Point{}, &surface.Refusal{Reason: surface.ReasonStaleView, Pointer: pointer}
-	}
 	// The model names a pixel; its centre is the point.
-	fx, fy := float64(x)+0.5, float64(y)+0.5
-	if !e.view.Contains(fx, fy) {
+	pt, fault, err := a.x.ViewPoint(ctx, e.view, float64(x)+0.5, float64(y)+0.5)
+	switch {
+	case err != nil:
+		return input.Point{}, refusalFor(err, 0)
+	case fault == action.ViewStale:
+		return input.Point{}, &surface.Refusal{Reason: surface.ReasonStaleView, Pointer: pointer}
+	case fault == action.ViewOutside:
 		return input.Point{}, &surface.Refusal{Reason: surface.ReasonRegionOutside, Pointer: pointer,
 			Message: fmt.Sprintf("(%d, %d) is outside the %dx%d image", x, y, e.view.ImageWidth, e.view.ImageHeight)}
-	}
-	if !e.view.VisibleAt(now, fx, fy) {
+	case fault == action.ViewHidden:
 		return input.Point{}, &surface.Refusal{Reason: surface.ReasonRegionOutside, Pointer: pointer,
 			Message: fmt.Sprintf("(%d, %d) is not in the visible part of the page; scroll it into view first", x, y)}
 	}
-	vx, vy := e.view.ToViewportAt(now, fx, fy)
-	// The element under the point must hold still two frames running.
-	cx, cy := a.x.Unzoom(input.Point{X: vx, Y: vy})
-	if err := pagejs.AwaitPointStable(ctx, a.w, cx, cy, pagejs.ActionDeadline(ctx)); err != nil {
-		return input.Point{}, refusalFor(err, 0)
-	}
-	return input.Point{X: vx, Y: vy}, nil
+	return pt, nil
 }
 
 // arm, armAhead, note and cut are the executor action's (runtime/browser/action).

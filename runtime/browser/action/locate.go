@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/capture"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 )
@@ -64,4 +65,37 @@ func Frames(t *browser.Tab) pagejs.FrameSource {
 		}
 		return out
 	}
+}
+
+// ViewFault says why a point of a view cannot take input (ViewOK: it can).
+type ViewFault int
+
+const (
+	ViewOK      ViewFault = iota
+	ViewStale             // the view's binding is no longer the tab's
+	ViewOutside           // the point lies outside the image
+	ViewHidden            // the point lies outside the visible part of the page
+)
+
+// ViewPoint maps image point (fx, fy) of view v to input coordinates,
+// checking v against the tab's binding now, and waits for the element under
+// the point to hold still two frames running (pagejs.AwaitPointStable).
+func (a *Action) ViewPoint(ctx context.Context, v capture.View, fx, fy float64) (input.Point, ViewFault, error) {
+	now, err := capture.ReadBinding(ctx, a.t.Page(), a.t.Generation())
+	switch {
+	case err != nil:
+		return input.Point{}, ViewOK, err
+	case !capture.Current(v, now):
+		return input.Point{}, ViewStale, nil
+	case !v.Contains(fx, fy):
+		return input.Point{}, ViewOutside, nil
+	case !v.VisibleAt(now, fx, fy):
+		return input.Point{}, ViewHidden, nil
+	}
+	vx, vy := v.ToViewportAt(now, fx, fy)
+	cx, cy := a.Unzoom(input.Point{X: vx, Y: vy})
+	if err := pagejs.AwaitPointStable(ctx, a.w, cx, cy, pagejs.ActionDeadline(ctx)); err != nil {
+		return input.Point{}, ViewOK, err
+	}
+	return input.Point{X: vx, Y: vy}, ViewOK, nil
 }
