@@ -311,8 +311,8 @@ func (s *session) perform(ctx context.Context, t *browser.Tab, fn func(ctx conte
 	a := &act{s: s, t: t, call: ctx, host: language.Host(t.URL())}
 	ref := s.holding(ctx, t, a.unlistClosed, func(hctx context.Context) (*surface.Refusal, error) {
 		var ref *surface.Refusal
-		res, err := action.Run(hctx, t, action.Setup{World: s.world, Workspace: s.ws}, func(g context.Context, x *action.Action) {
-			a.x, a.w = x, x.World()
+		res, err := action.Run(hctx, t, action.Setup{World: s.world, Workspace: s.ws, Call: ctx}, func(g context.Context, x *action.Action) {
+			a.x, a.w, a.host = x, x.World(), language.Host(t.URL())
 			if ref = fn(g, a); ref != nil {
 				x.Settled = nil // read only after an action that did what it was asked
 			}

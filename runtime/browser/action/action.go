@@ -55,6 +55,9 @@ type Setup struct {
 	World func(*browser.Tab) *pagejs.World
 	// Workspace is whose downloads the action waits for.
 	Workspace *browser.Workspace
+	// Call is the call's own context, for observing after the held one
+	// ended (a dialog, the deadline); nil: the held context.
+	Call context.Context
 }
 
 // Action is one action in progress on a held tab.
@@ -62,7 +65,7 @@ type Action struct {
 	t    *browser.Tab
 	w    *pagejs.World
 	ws   *browser.Workspace
-	call context.Context // the hold's own context, for observing after a dialog
+	call context.Context // the call's own context, for observing after a dialog
 
 	wt     *settle.Watch
 	dl     func() // stops watching for a response that becomes a download
@@ -90,7 +93,11 @@ func Run(ctx context.Context, t *browser.Tab, s Setup, fn func(ctx context.Conte
 	err := t.Do(ctx, func(ctx context.Context) error {
 		g, stop := t.Guard(ctx)
 		defer stop()
-		a := &Action{t: t, w: s.World(t), ws: s.Workspace, call: ctx, eff: surface.EffectNone}
+		call := s.Call
+		if call == nil {
+			call = ctx
+		}
+		a := &Action{t: t, w: s.World(t), ws: s.Workspace, call: call, eff: surface.EffectNone}
 		fn(g, a)
 		a.finish(g)
 		if a.Settled != nil && g.Err() == nil && a.res.Dialog == nil {
