@@ -120,8 +120,12 @@ func Run(ctx context.Context, t *browser.Tab, s Setup, fn func(ctx context.Conte
 func (a *Action) Tab() *browser.Tab    { return a.t }
 func (a *Action) World() *pagejs.World { return a.w }
 
-// Watch is the settle watch (nil before Arm).
-func (a *Action) Watch() *settle.Watch { return a.wt }
+// Behind sends settling's catch-up probe right behind the action's own
+// message, once that is written, and returns the mark the message carries
+// (settle.Watch.Behind; after ArmAhead). KeepBehind says the action ran to
+// its end in the task its message started, so the probe's report counts.
+func (a *Action) Behind(ctx context.Context) (mark string) { return a.wt.Behind(ctx) }
+func (a *Action) KeepBehind()                              { a.wt.KeepBehind() }
 
 // Located is the element the last Locate found.
 func (a *Action) Located() pagejs.Point { return a.located }
