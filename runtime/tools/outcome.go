@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"unicode/utf8"
 
@@ -71,15 +70,8 @@ func governPage(ctx context.Context, rawURL, pageTitle string) (u, t string, wit
 // to their origin.
 func withheldNote(ctx context.Context, n int, what string) {
 	if inv := pipeline.FromContext(ctx); inv != nil && n > 0 {
-		inv.Note(fmt.Sprintf("%s outside the hosts this call may reach: only %s origin is shown, the rest of the URL and the title are withheld.", what, plural(n, "its", "their")))
+		inv.Note(language.Withheld(what, n))
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // governLanding is where a navigation-like call landed, as facts may carry
@@ -91,6 +83,6 @@ func governLanding(ctx context.Context, rawURL, pageTitle string) (string, strin
 		return governedURL(rawURL), title(pageTitle)
 	}
 	origin := governance.Origin(rawURL)
-	inv.Note(fmt.Sprintf("The tab landed on %s, outside the hosts this session may reach; further calls on it are refused until it leaves.", language.Host(origin)))
+	inv.Note(language.LandedOutside(language.Host(origin)))
 	return governedURL(origin), ""
 }

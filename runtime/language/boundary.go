@@ -1,5 +1,8 @@
 package language
 
+// What a result says of the host boundary: requests it stopped, pages
+// outside the hosts a call may reach, a URL that answered with a download.
+
 import (
 	"fmt"
 	"sort"
@@ -76,3 +79,22 @@ func wasWere(n int) string {
 	}
 	return "were"
 }
+
+// Withheld says that some URLs and titles a result would name (what: "2
+// tabs are") were cut to their origin.
+func Withheld(what string, n int) string {
+	its := "their"
+	if n == 1 {
+		its = "its"
+	}
+	return fmt.Sprintf("%s outside the hosts this call may reach: only %s origin is shown, the rest of the URL and the title are withheld.", what, its)
+}
+
+// LandedOutside says a navigation-like call landed on host, outside the
+// hosts the session may reach.
+func LandedOutside(host string) string {
+	return fmt.Sprintf("The tab landed on %s, outside the hosts this session may reach; further calls on it are refused until it leaves.", host)
+}
+
+// AnsweredWithDownload says a navigation's URL answered with a download.
+const AnsweredWithDownload = "The URL answered with a download, so no page loaded; the tab stayed on its page."
