@@ -33,7 +33,9 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		"../generated/...":       {mod + "runtime", mod + "gen/"},
 		"../support":             {mod + "runtime", mod + "gen", mod + "tools", mod + "conformance"},
 		"../runtime/browser/...": {"github.com/mark3labs/mcp-go", mod + "runtime/pipeline", mod + "runtime/governance", "github.com/prometheus/"},
-		"../runtime/mcpedge":     {"github.com/go-rod/rod", mod + "runtime/browser", "github.com/prometheus/"},
+		// The action lifecycle reports facts; governance decides and language words them.
+		"../runtime/browser/action": {"github.com/mark3labs/mcp-go", mod + "runtime/pipeline", mod + "runtime/governance", mod + "runtime/language", mod + "runtime/mcpedge", mod + "runtime/tools"},
+		"../runtime/mcpedge":        {"github.com/go-rod/rod", mod + "runtime/browser", "github.com/prometheus/"},
 		// /metrics is fed plain values by the wiring (runtime/server/ops.go).
 		"../runtime/metrics":    {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/pipeline", mod + "runtime/mcpedge"},
 		"../runtime/governance": {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go"},
@@ -105,6 +107,13 @@ func TestHandlersHoldNoBrowserBehaviour(t *testing.T) {
 			t.Fatal(err)
 		}
 		read++
+		// The action lifecycle (arm, dispatch, settle, observe) is the
+		// executor's: runtime/browser/action.Run.
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == "github.com/ghostlight-dev/ghostlight/runtime/browser/settle" {
+				t.Errorf("%s imports %s: an action settles inside runtime/browser/action", fset.Position(imp.Pos()), p)
+			}
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			lit, ok := n.(*ast.BasicLit)
 			if !ok || lit.Kind != token.STRING {

@@ -9,6 +9,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/audit"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/live"
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools"
@@ -230,7 +231,7 @@ func (l *liveView) Input(ctx context.Context, e workbench.Input) error {
 		// Which field the keys reach, asked before they go: a field that
 		// moves focus as it is typed into is the one that got them. When it
 		// cannot be told, the document is held all the same.
-		class, cerr := l.v.FocusedCredential(ctx, tools.AllFrames(l.t))
+		class, cerr := l.v.FocusedCredential(ctx, action.Frames(l.t))
 		gen := l.t.Generation()
 		if (class != "" || cerr != nil) && l.t.ModelScripted() {
 			// The model's script ran on this site: what it left could read

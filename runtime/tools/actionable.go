@@ -24,7 +24,7 @@ func (a *act) readyToReveal(ctx context.Context, id int, pointer string) *surfac
 }
 
 func (a *act) readyWith(ctx context.Context, ids []int, pointer func(i int) string, opt pagejs.LocateOptions) *surface.Refusal {
-	_, err := pagejs.AwaitAllActionable(ctx, a.w, ids, opt, pagejs.ActionDeadline(ctx))
+	err := a.x.Ready(ctx, ids, opt)
 	if err == nil {
 		return nil
 	}

@@ -11,11 +11,9 @@ package tools
 
 import (
 	"context"
-	"fmt"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"net/netip"
 	"slices"
-	"sort"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
@@ -140,65 +138,24 @@ func noteBlocked(ctx context.Context, recs []browser.Blocked) {
 	}
 }
 
-// blockedSentences words a call's blocked requests: one sentence per kind,
-// each naming the host and the deciding layer.
+// blockedSentences words a call's blocked requests (language.BlockedSentences),
+// each host named as governance canonicalizes it.
 func blockedSentences(recs []browser.Blocked) []string {
-	first := map[browser.RequestKind]browser.Blocked{}
-	count := map[browser.RequestKind]int{}
-	mixed := map[browser.RequestKind]bool{} // requests to more than one host
-	var order []browser.RequestKind
+	out := make([]language.Blocked, 0, len(recs))
 	for _, b := range recs {
-		b.Host = governance.CanonicalHostPort(b.Host)
-		k := b.Kind
-		if k == browser.RequestSocket {
-			k = browser.RequestSubresource
-		}
-		if count[k] == 0 {
-			first[k] = b
-			order = append(order, k)
-		} else if first[k].Host != b.Host {
-			mixed[k] = true
-		}
-		count[k]++
-	}
-	sort.Slice(order, func(i, j int) bool { return order[i] < order[j] })
-	var out []string
-	for _, k := range order {
-		b := first[k]
-		by := layerWords(b.Layer)
-		switch k {
+		k := language.BlockedRequest // a subresource or a WebSocket handshake
+		switch b.Kind {
 		case browser.RequestNavigation:
-			out = append(out, fmt.Sprintf("The page's navigation to %s was stopped before it left the browser (%s); the tab stayed on its page.", b.Host, by))
-		case browser.RequestPopup:
-			what := "A popup"
-			if count[k] > 1 {
-				what = fmt.Sprintf("%d popups", count[k])
-			}
-			out = append(out, fmt.Sprintf("%s to %s %s closed before loading (%s).", what, b.Host, wasWere(count[k]), by))
+			k = language.BlockedNavigation
 		case browser.RequestFrame:
-			out = append(out, fmt.Sprintf("A frame from %s was not loaded (%s).", b.Host, by))
-		default:
-			what, to := "A request", b.Host
-			if count[k] > 1 {
-				what = fmt.Sprintf("%d requests", count[k])
-			}
-			if mixed[k] {
-				to += " and other hosts"
-			}
-			out = append(out, fmt.Sprintf("%s to %s %s failed in the browser (%s).", what, to, wasWere(count[k]), by))
+			k = language.BlockedFrame
+		case browser.RequestPopup:
+			k = language.BlockedPopup
 		}
+		out = append(out, language.Blocked{Kind: k, Host: governance.CanonicalHostPort(b.Host), Layer: b.Layer})
 	}
-	return out
+	return language.BlockedSentences(out)
 }
-
-func wasWere(n int) string {
-	if n == 1 {
-		return "was"
-	}
-	return "were"
-}
-
-func layerWords(layer string) string { return language.LayerHostRules(layer) }
 
 // executorSocketRules are governance's WebSocket rules in the executor's type.
 func executorSocketRules(rules []governance.SocketRule) []browser.SocketRule {

@@ -6,6 +6,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/governance"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
@@ -20,76 +21,16 @@ import (
 // refuse (the repeat is refused, saying so, once). Nothing the person
 // answers reaches the model but through the next call's result.
 
-// The person's answers (the workbench's handback?answer=).
+// The person's answers (the workbench's handback?answer=), kept by
+// governance.ConfirmAnswers.
 const (
-	AnswerOnce   = "once"
-	AnswerPage   = "page"
-	AnswerRefuse = "refuse"
+	AnswerOnce   = governance.AnswerOnce
+	AnswerPage   = governance.AnswerPage
+	AnswerRefuse = governance.AnswerRefuse
 )
 
-// confirmState is one tab's answers.
-type confirmState struct {
-	once    map[string]uint64 // action key → document generation approved once
-	page    uint64            // the document approved for this page
-	pageSet bool
-	refused map[string]bool
-}
-
-type confirmVerdict int
-
-const (
-	confirmAsk confirmVerdict = iota
-	confirmRun
-	confirmRefused
-)
-
-// decideConfirm takes the person's answer for the action key on the tab's
-// document of generation gen: run (approved, an approval once is used up),
-// refused (said once), or ask.
-func (hs *handoffs) decideConfirm(k handoffKey, key string, gen uint64) confirmVerdict {
-	hs.mu.Lock()
-	defer hs.mu.Unlock()
-	st := hs.confirms[k]
-	if st == nil {
-		return confirmAsk
-	}
-	if st.pageSet && st.page == gen {
-		return confirmRun
-	}
-	if g, ok := st.once[key]; ok {
-		delete(st.once, key)
-		if g == gen {
-			return confirmRun
-		}
-	}
-	if st.refused[key] {
-		delete(st.refused, key)
-		return confirmRefused
-	}
-	return confirmAsk
-}
-
-// answerConfirm records the person's answer for the action key.
-func (hs *handoffs) answerConfirm(k handoffKey, key string, gen uint64, answer string) {
-	hs.mu.Lock()
-	defer hs.mu.Unlock()
-	if hs.confirms == nil {
-		hs.confirms = map[handoffKey]*confirmState{}
-	}
-	st := hs.confirms[k]
-	if st == nil {
-		st = &confirmState{once: map[string]uint64{}, refused: map[string]bool{}}
-		hs.confirms[k] = st
-	}
-	switch answer {
-	case AnswerPage:
-		st.page, st.pageSet = gen, true
-	case AnswerRefuse:
-		st.refused[key] = true
-	default:
-		st.once[key] = gen
-	}
-}
+// confirmTab names a tab's answers: its workspace and handle.
+func confirmTab(k handoffKey) string { return k.session + "\x00" + k.tab }
 
 // confirm checks an action on a control (role, accessible name, the URL
 // it submits its form to, "" none) about to be dispatched on the act's
@@ -110,15 +51,15 @@ func (a *act) confirm(ctx context.Context, role, name, submit string) *surface.R
 	}
 	k := handoffKey{a.s.ws.ID(), a.t.Handle()}
 	key, gen := role+"\x00"+name+"\x00"+submit, a.t.Generation()
-	switch a.s.h.handoff.decideConfirm(k, key, gen) {
-	case confirmRun:
+	switch a.s.h.handoff.confirms.Decide(confirmTab(k), key, gen) {
+	case governance.ConfirmRun:
 		return nil
-	case confirmRefused:
+	case governance.ConfirmRefused:
 		r.Message = language.ConfirmRefused
 		return r
 	}
 	hs := &a.s.h.handoff
-	a.asking = func(answer string) { hs.answerConfirm(k, key, gen, answer) }
+	a.asking = func(answer string) { hs.confirms.Answer(confirmTab(k), key, gen, answer) }
 	return r
 }
 
@@ -170,7 +111,7 @@ func (s *session) holdDownloads(ctx context.Context, t *browser.Tab, gctx contex
 	}
 	k := handoffKey{s.ws.ID(), t.Handle()}
 	gen := t.Generation()
-	if s.h.handoff.decideConfirm(k, confirmDownloadKey, gen) == confirmRun {
+	if s.h.handoff.confirms.Decide(confirmTab(k), confirmDownloadKey, gen) == governance.ConfirmRun {
 		return gctx
 	}
 	r.Tab = t.Handle()
@@ -183,7 +124,7 @@ func (s *session) holdDownloads(ctx context.Context, t *browser.Tab, gctx contex
 		hs.dlAsk = map[*pipeline.Invocation]func(){}
 	}
 	hs.dlAsk[inv] = func() {
-		s.ask(quiet, t, r, handoffConfirm, func(answer string) { hs.answerConfirm(k, confirmDownloadKey, gen, answer) })
+		s.ask(quiet, t, r, handoffConfirm, func(answer string) { hs.confirms.Answer(confirmTab(k), confirmDownloadKey, gen, answer) })
 	}
 	hs.mu.Unlock()
 	return browser.WithDownloads(gctx, browser.DownloadPolicy{Allow: false, Held: true})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
@@ -212,7 +213,7 @@ func (h *harness) credClick(tab string, s *credServer, place, id string) {
 			center(page, string(page.SessionID), `(function(){document.getElementById('frame-cross').scrollIntoView({block:'start'});return [0,0]})()`)
 			center(page, string(page.SessionID), `(function(){const r=document.getElementById('frame-cross').getBoundingClientRect();return [r.left,r.top]})()`)
 		}
-		if _, err := input.Click(input.WithFrames(ctx, AllFrames(t)), page, input.Point{X: x, Y: y}, surface.BrowserClickButtonPrimary, 1); err != nil {
+		if _, err := input.Click(input.WithFrames(ctx, action.Frames(t)), page, input.Point{X: x, Y: y}, surface.BrowserClickButtonPrimary, 1); err != nil {
 			h.t.Fatalf("click %s/%s: %v", place, id, err)
 		}
 	})

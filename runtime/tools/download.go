@@ -93,5 +93,5 @@ func navigatedToDownload(f *surface.BrowserNavigateFacts, l browser.Landing) sur
 	if f.Created {
 		eff = surface.EffectApplied
 	}
-	return done(language.Say("The URL answered with a download, so no page loaded; the tab stayed on its page."), l.Readiness, eff, false)
+	return done(language.Say(language.AnsweredWithDownload), l.Readiness, eff, false)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/governance"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
@@ -90,7 +91,7 @@ type handoffs struct {
 	// into (credheld.go).
 	held map[handoffKey]uint64
 	// confirms: the person's answers to consequential actions (confirm.go).
-	confirms map[handoffKey]*confirmState
+	confirms governance.ConfirmAnswers
 	// dlAsk: per call, the handoff to open if a download it starts is held.
 	dlAsk map[*pipeline.Invocation]func()
 }

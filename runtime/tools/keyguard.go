@@ -5,9 +5,8 @@ import (
 	"errors"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
-	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
-	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
@@ -29,7 +28,7 @@ func (g *guardRefused) Error() string { return "key refused: " + string(g.r.Reas
 
 // keyGuard is the act's guard.
 func (a *act) keyGuard() input.KeyGuard {
-	frames := AllFrames(a.t)
+	frames := action.Frames(a.t)
 	return func(ctx context.Context, s input.Stroke) error {
 		submit := false
 		if s.Enter || s.Space {
@@ -74,17 +73,4 @@ func guarded(err error) *surface.Refusal {
 		return g.r
 	}
 	return nil
-}
-
-// AllFrames lists every cross-origin frame of the tab, admitted or not:
-// focus may be in any of them, and the check must see where it is (the
-// workbench's check of the person's keys uses it too).
-func AllFrames(t *browser.Tab) pagejs.FrameSource {
-	return func(ctx context.Context) []pagejs.Frame {
-		var out []pagejs.Frame
-		for _, f := range t.Frames(ctx) {
-			out = append(out, pagejs.Frame{Page: f.Page, FrameID: f.FrameID, URL: f.URL, Owner: f.Owner, Parent: f.Parent})
-		}
-		return out
-	}
 }

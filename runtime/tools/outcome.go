@@ -2,11 +2,11 @@ package tools
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"unicode/utf8"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/governance"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
@@ -63,22 +63,15 @@ func governPage(ctx context.Context, rawURL, pageTitle string) (u, t string, wit
 	if inv == nil || inv.Authority == nil || rawURL == "" || rawURL == "about:blank" || inv.Authority.AdmitURL(rawURL) == nil {
 		return governedURL(rawURL), title(pageTitle), false
 	}
-	return governedURL(originOf(rawURL)), "", true
+	return governedURL(governance.Origin(rawURL)), "", true
 }
 
 // withheldNote says that some URLs and titles a result would name were cut
 // to their origin.
 func withheldNote(ctx context.Context, n int, what string) {
 	if inv := pipeline.FromContext(ctx); inv != nil && n > 0 {
-		inv.Note(fmt.Sprintf("%s outside the hosts this call may reach: only %s origin is shown, the rest of the URL and the title are withheld.", what, plural(n, "its", "their")))
+		inv.Note(language.Withheld(what, n))
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // governLanding is where a navigation-like call landed, as facts may carry
@@ -89,7 +82,7 @@ func governLanding(ctx context.Context, rawURL, pageTitle string) (string, strin
 	if inv == nil || rawURL == "" || rawURL == "about:blank" || inv.Authority.AdmitURL(rawURL) == nil {
 		return governedURL(rawURL), title(pageTitle)
 	}
-	origin := originOf(rawURL)
-	inv.Note(fmt.Sprintf("The tab landed on %s, outside the hosts this session may reach; further calls on it are refused until it leaves.", language.Host(origin)))
+	origin := governance.Origin(rawURL)
+	inv.Note(language.LandedOutside(language.Host(origin)))
 	return governedURL(origin), ""
 }

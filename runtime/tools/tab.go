@@ -87,6 +87,29 @@ func (s *session) onTab(ctx context.Context, t *browser.Tab, fn func(ctx context
 // onTabSaying is onTab that hands said the popups its result says were
 // closed (see noteBlocked), once fn has returned.
 func (s *session) onTabSaying(ctx context.Context, t *browser.Tab, fn func(ctx context.Context) *surface.Refusal, said func([]browser.Blocked)) *surface.Refusal {
+	return s.holding(ctx, t, said, func(hctx context.Context) (*surface.Refusal, error) {
+		var ref *surface.Refusal
+		err := t.Do(hctx, func(ctx context.Context) error {
+			g, stop := t.Guard(ctx)
+			defer stop()
+			ref = fn(g)
+			var blocking *browser.DialogState
+			if context.Cause(g) == browser.ErrDialogOpened {
+				if d, open := t.Dialog(); open {
+					blocking = &d
+				}
+			}
+			ref = heldRefusal(ref, context.Cause(g), browser.GoneCause(g), blocking)
+			return nil
+		})
+		return ref, err
+	})
+}
+
+// holding admits the tab's page and, with no dialog blocking it, runs hold
+// (which holds the tab: onTabSaying, or an action's perform) under the
+// call's authority, then notes what the host boundary blocked meanwhile.
+func (s *session) holding(ctx context.Context, t *browser.Tab, said func([]browser.Blocked), hold func(ctx context.Context) (*surface.Refusal, error)) *surface.Refusal {
 	if r := admitPage(ctx, t); r != nil {
 		if r.Reason == surface.ReasonDataFlowConfirm { // the person allows it, or not
 			s.confirmFlow(ctx, t, r)
@@ -96,7 +119,6 @@ func (s *session) onTabSaying(ctx context.Context, t *browser.Tab, fn func(ctx c
 	if d, open := t.Dialog(); open {
 		return &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: surface.DialogType(d.Type), Tab: t.Handle()}
 	}
-	var ref *surface.Refusal
 	mark := s.ws.BlockedMark()
 	// The call's authority decides the tab's requests while it holds it.
 	defer func() {
@@ -106,29 +128,31 @@ func (s *session) onTabSaying(ctx context.Context, t *browser.Tab, fn func(ctx c
 			said(popups)
 		}
 	}()
-	err := t.Do(s.holdDownloads(ctx, t, governed(ctx)), func(ctx context.Context) error { // confirm.go
-		g, stop := t.Guard(ctx)
-		defer stop()
-		ref = fn(g)
-		switch cause := context.Cause(g); {
-		case browser.GoneCause(g) != nil:
-			// The tab crashed or the browser went away under fn: say that, not
-			// what fn saw of it (a timeout, a condition that did not hold).
-			ref = refusalFor(cause, 0)
-		case cause == browser.ErrDialogOpened && (ref == nil || ref.Reason == surface.ReasonInternal || ref.Reason == surface.ReasonTimeout):
-			// A dialog that opened mid-call blocks the page: that is why fn
-			// stopped, whatever its own error said.
-			if d, open := t.Dialog(); open {
-				ref = &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: surface.DialogType(d.Type)}
-			}
-		}
-		return nil
-	})
+	ref, err := hold(s.holdDownloads(ctx, t, governed(ctx))) // confirm.go
 	if err != nil {
 		return refusalFor(err, 0)
 	}
 	if ref != nil && ref.Tab == "" {
 		ref.Tab = t.Handle()
+	}
+	return ref
+}
+
+// heldRefusal is fn's refusal read against why its held context ended
+// (cause), the tab's or browser's end (gone) and the dialog a dialog's
+// opening left blocking the page.
+func heldRefusal(ref *surface.Refusal, cause, gone error, blocking *browser.DialogState) *surface.Refusal {
+	switch {
+	case gone != nil:
+		// The tab crashed or the browser went away under fn: say that, not
+		// what fn saw of it (a timeout, a condition that did not hold).
+		return refusalFor(cause, 0)
+	case cause == browser.ErrDialogOpened && (ref == nil || ref.Reason == surface.ReasonInternal || ref.Reason == surface.ReasonTimeout):
+		// A dialog that opened mid-call blocks the page: that is why fn
+		// stopped, whatever its own error said.
+		if blocking != nil {
+			return &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: surface.DialogType(blocking.Type)}
+		}
 	}
 	return ref
 }

@@ -27,7 +27,7 @@ func (h *Handler) BrowserClick(ctx context.Context, a *surface.BrowserClickArgs)
 			return r
 		}
 		if a.Branch() != surface.BrowserClickBranchPoint { // policy confirm (confirm.go)
-			if r := ac.confirm(ctx, ac.located.Role, ac.located.Name, ac.located.Submit); r != nil {
+			if r := ac.confirm(ctx, ac.x.Located().Role, ac.x.Located().Name, ac.x.Located().Submit); r != nil {
 				return r
 			}
 		}

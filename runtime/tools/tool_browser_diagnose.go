@@ -7,6 +7,7 @@ import (
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/evidence"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
@@ -40,9 +41,9 @@ func (h *Handler) BrowserDiagnose(ctx context.Context, a *surface.BrowserDiagnos
 		// The read reflects every event the page emitted before the call:
 		// one round trip through the renderer proves the record caught up.
 		// A page whose script never yields cannot answer (and emits nothing
-		// meanwhile): it is read as it is after observeBudget.
+		// meanwhile): it is read as it is after action.ObserveBudget.
 		if !started {
-			sctx, cancel := context.WithTimeout(ctx, observeBudget)
+			sctx, cancel := context.WithTimeout(ctx, action.ObserveBudget)
 			_ = t.Sync(sctx)
 			cancel()
 		}

@@ -67,14 +67,14 @@ func (h *Handler) BrowserDrag(ctx context.Context, a *surface.BrowserDragArgs) (
 		if r := inputRefusal(ctx, err, a.TimeoutMs); r != nil || err != nil {
 			return r
 		}
-		cx, cy := ac.unzoom(d.Released)
+		cx, cy := ac.x.Unzoom(d.Released)
 		rec.Tail = language.DragTail(cx, cy, false, false)
 		if src == 0 || before.Gone {
 			return nil
 		}
 		// Whether the page moved the source is read once it settled (a
 		// framework renders the drop after the event, a list animates).
-		ac.settled = func(ctx context.Context) {
+		ac.x.Settled = func(ctx context.Context) {
 			after, err := pagejs.PlaceOf(ctx, ac.w, src)
 			if err != nil {
 				return
@@ -133,7 +133,7 @@ func dragDeadline(ctx context.Context) time.Time {
 // dragLooker looks, once per animation frame, at the layout under a drag's
 // destination (input.PaceDrag decides when to release from it).
 func (ac *act) dragLooker(to input.Point, src int) input.Looker {
-	x, y := ac.unzoom(to)
+	x, y := ac.x.Unzoom(to)
 	return lookFunc(func(ctx context.Context) (int, input.Box, input.Box, error) {
 		l, err := ac.w.LookAfterFrame(ctx, x, y, src)
 		return l.Key, inputBox(l.Box), inputBox(l.Src), err
@@ -154,13 +154,4 @@ func inputBox(b *pagejs.Box) input.Box {
 // boxMoved: the element's box moved or changed size by more than a pixel.
 func boxMoved(a, b pagejs.Box) bool {
 	return math.Abs(a.X-b.X) > 1 || math.Abs(a.Y-b.Y) > 1 || math.Abs(a.Width-b.Width) > 1 || math.Abs(a.Height-b.Height) > 1
-}
-
-// unzoom converts input coordinates back to CSS viewport px (see zoom).
-func (ac *act) unzoom(p input.Point) (float64, float64) {
-	f := float64(ac.t.ZoomPercent()) / 100
-	if f <= 0 {
-		f = 1
-	}
-	return p.X / f, p.Y / f
 }

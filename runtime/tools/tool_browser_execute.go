@@ -46,12 +46,12 @@ func (h *Handler) BrowserExecute(ctx context.Context, a *surface.BrowserExecuteA
 		var err error
 		// The catch-up probe goes right behind the script; it counts when the
 		// script finished in the task its evaluation started.
-		mark := ac.wt.Behind(ctx)
+		mark := ac.x.Behind(ctx)
 		res, err = input.ExecuteKept(ctx, ac.t.Page(), s.runner(ac.t), ac.t.Generation(), a.Script, scriptTimeout, maxChars, mark)
 		switch {
 		case err == nil:
 			if res.Synchronous {
-				ac.wt.KeepBehind()
+				ac.x.KeepBehind()
 			}
 			ac.note(surface.EffectApplied)
 			return nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/flowref"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
@@ -79,7 +80,7 @@ func (h *Handler) BrowserFlow(ctx context.Context, a *surface.BrowserFlowArgs) (
 // decoder, gives it its bound and runs it as a child of the flow.
 func runStep(ctx context.Context, c *pipeline.Composite, st *surface.FlowStep, envs map[string]json.RawMessage) pipeline.Result {
 	tool := string(st.Tool)
-	args, _, unresolved := resolveRefs(st.Arguments, envs)
+	args, _, unresolved := flowref.Resolve(st.Arguments, envs)
 	if unresolved != "" {
 		return c.Refuse(tool, &surface.Refusal{Reason: surface.ReasonFlowRefUnresolved, Message: language.RefUnresolved(unresolved)})
 	}
@@ -101,7 +102,7 @@ func runStep(ctx context.Context, c *pipeline.Composite, st *surface.FlowStep, e
 // the reference will hold is checked at run time, and said so.
 func (h *Handler) dryStep(inv *pipeline.Invocation, st *surface.FlowStep, tab string, earlier map[string]bool) (pipeline.Result, []string) {
 	tool := string(st.Tool)
-	args, refs, bad := standIns(tool, st.Arguments, earlier)
+	args, refs, bad := flowref.StandIns(tool, st.Arguments, earlier)
 	if bad != "" {
 		return inv.Refuse(tool, &surface.Refusal{Reason: surface.ReasonFlowRefUnresolved, Message: language.RefNotEarlier(bad)}), nil
 	}
@@ -113,7 +114,7 @@ func (h *Handler) dryStep(inv *pipeline.Invocation, st *surface.FlowStep, tab st
 		decoded.SetTab(tab)
 	}
 	needs := decoded.Needs()
-	needs.URLs = withoutStandIns(needs.URLs)
+	needs.URLs = flowref.WithoutStandIns(needs.URLs)
 	if r := inv.Authority.Admit(needs); r != nil {
 		return inv.Refuse(tool, r), nil
 	}

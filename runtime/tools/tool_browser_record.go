@@ -14,6 +14,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/uploads"
 )
 
 // recordPrefix starts a recording handle.
@@ -249,7 +250,7 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 		out.Image = &surface.Image{MIME: "image/gif", Data: g.Data}
 		return f, out
 	}
-	if r := checkSizes([]int64{int64(len(g.Data))}, locator(a.Selector, "/target", "/selector")); r != nil {
+	if r := uploads.CheckSizes([]int64{int64(len(g.Data))}, locator(a.Selector, "/target", "/selector")); r != nil {
 		return nil, refused(r)
 	}
 	f.Delivery = "target"

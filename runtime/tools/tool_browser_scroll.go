@@ -61,10 +61,10 @@ func (ac *act) reveal(ctx context.Context, a *surface.BrowserScrollArgs, f *surf
 	// The reveal brings the element into view only when it is not, and names
 	// it; it runs to its end in its own task, so the quiet probe can go right
 	// behind it (Watch.Behind).
-	mark := ac.wt.Behind(ctx)
+	mark := ac.x.Behind(ctx)
 	p, err := pagejs.Reveal(ctx, ac.w, id, mark)
 	if err == nil && mark != "" {
-		ac.wt.KeepBehind()
+		ac.x.KeepBehind()
 	}
 	if pagejs.KindOf(err) == pagejs.KindHidden {
 		// Not rendered yet: wait for it as actions do (actionable.go), then reveal.

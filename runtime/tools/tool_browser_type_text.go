@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
@@ -108,7 +109,7 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 		}
 		if typed < total {
 			ac.cut(ctx) // a dialog stopped the typing
-			if ac.eff == surface.EffectApplied {
+			if ac.effect() == surface.EffectApplied {
 				ac.note(surface.EffectPartial)
 			}
 		}
@@ -141,7 +142,7 @@ func typedVerb(cleared bool, typed, total int) string {
 // each key again), anything else takes no typed text.
 func (ac *act) typeUnseen(ctx context.Context, a *surface.BrowserTypeTextArgs, f *surface.BrowserTypeTextFacts, rec *language.Act, total int) *surface.Refusal {
 	const pointer = "/focused"
-	rc, err := input.FocusedReceiver(ctx, ac.t.Page(), AllFrames(ac.t))
+	rc, err := input.FocusedReceiver(ctx, ac.t.Page(), action.Frames(ac.t))
 	if err != nil {
 		return refusalFor(err, a.TimeoutMs)
 	}
@@ -172,7 +173,7 @@ func (ac *act) typeUnseen(ctx context.Context, a *surface.BrowserTypeTextArgs, f
 	}
 	if typed < total {
 		ac.cut(ctx)
-		if ac.eff == surface.EffectApplied {
+		if ac.effect() == surface.EffectApplied {
 			ac.note(surface.EffectPartial)
 		}
 	}

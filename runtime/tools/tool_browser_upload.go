@@ -2,19 +2,15 @@ package tools
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
-	"mime"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/uploads"
 )
 
 // BrowserUpload attaches local files, inline files or a captured image to
@@ -38,7 +34,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 		for _, fl := range a.Files {
 			sizes = append(sizes, surface.Base64Size(fl.DataBase64))
 		}
-		if r := checkSizes(sizes, "/files"); r != nil {
+		if r := uploads.CheckSizes(sizes, "/files"); r != nil {
 			return nil, refused(r)
 		}
 	default:
@@ -55,7 +51,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 			return nil, refused(s.views.missing(a.SourceImage, "/source_image"))
 		}
 		sizes = []int64{int64(len(img.data))}
-		if r := checkSizes(sizes, "/source_image"); r != nil {
+		if r := uploads.CheckSizes(sizes, "/source_image"); r != nil {
 			r.Message = language.MsgCaptureAboveCeiling
 			return nil, refused(r)
 		}
@@ -86,7 +82,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 			f.Target = a.View
 			rec.Verb = fmt.Sprintf("Dropped %s (%d bytes) at", noun, total)
 			rec.Object = language.At(*a.X, *a.Y, a.View)
-			file := input.File{Name: imageName(img.mime), MIME: img.mime, Data: img.data}
+			file := input.File{Name: uploads.ImageName(img.mime), MIME: img.mime, Data: img.data}
 			shared := h.readsServerFiles(ctx, ac)
 			err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
 				if !shared {
@@ -234,64 +230,19 @@ func notSole(err error, count int) *surface.Refusal {
 // release frees a held file input within the observe budget, even after the
 // call's own context ended.
 func release(ctx context.Context, fi *input.FileInput) {
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), observeBudget)
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), action.ObserveBudget)
 	defer cancel()
 	fi.Release(rctx)
 }
 
-// checkSizes applies the per-file and total upload bounds.
-func checkSizes(sizes []int64, pointer string) *surface.Refusal {
-	var total int64
-	for i, n := range sizes {
-		if n > surface.UploadFileBytesMax {
-			return &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: pointer + "/" + strconv.Itoa(i), Rule: surface.RuleMaximum,
-				Limit: strconv.Itoa(surface.UploadFileBytesMax), Message: language.FileTooLarge(surface.UploadFileBytesMax)}
-		}
-		total += n
-	}
-	if total > surface.UploadTotalBytesMax {
-		return &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: pointer, Rule: surface.RuleMaximum,
-			Limit: strconv.Itoa(surface.UploadTotalBytesMax), Message: language.FilesTooLarge(surface.UploadTotalBytesMax)}
-	}
-	return nil
-}
-
 // stageFiles returns the local paths to attach: inline and captured bytes
-// written under the handler's staging directory (one fresh
-// directory per upload, one subdirectory per file so equal names never
-// collide). The page reads attached files lazily, so they stay until the
-// handler closes.
+// written under the handler's staging directory (uploads.Stage).
 func (h *Handler) stageFiles(a *surface.BrowserUploadArgs, img *viewEntry) ([]string, *surface.Refusal) {
-	type blob struct {
-		name string
-		data []byte
+	files, r := uploadBytes(a, img)
+	if r != nil {
+		return nil, r
 	}
-	var blobs []blob
-	if img != nil {
-		blobs = append(blobs, blob{imageName(img.mime), img.data})
-	} else {
-		for i, fl := range a.Files {
-			data, err := base64.StdEncoding.DecodeString(fl.DataBase64)
-			if err != nil {
-				return nil, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/files/" + strconv.Itoa(i) + "/data_base64", Message: language.MsgNotBase64}
-			}
-			blobs = append(blobs, blob{safeName(fl.Name), data})
-		}
-	}
-	dir, err := os.MkdirTemp(h.stageDir, "upload-")
-	if err != nil {
-		return nil, &surface.Refusal{Reason: surface.ReasonInternal, Message: language.MsgNotStaged}
-	}
-	var paths []string
-	for i, b := range blobs {
-		sub := filepath.Join(dir, strconv.Itoa(i))
-		p := filepath.Join(sub, b.name)
-		if os.Mkdir(sub, 0o700) != nil || os.WriteFile(p, b.data, 0o600) != nil {
-			return nil, &surface.Refusal{Reason: surface.ReasonInternal, Message: language.MsgNotStaged}
-		}
-		paths = append(paths, p)
-	}
-	return paths, nil
+	return uploads.Stage(h.stageDir, files)
 }
 
 // readsServerFiles reports whether the tab's browser opens this server's
@@ -303,45 +254,10 @@ func (h *Handler) readsServerFiles(ctx context.Context, ac *act) bool {
 }
 
 // uploadBytes are the inline or captured files as the page will get them,
-// for a browser that does not read this server's files: inline bytes are
-// decoded, a capture is its image.
+// decoded only now (uploads.Inline).
 func uploadBytes(a *surface.BrowserUploadArgs, img *viewEntry) ([]input.File, *surface.Refusal) {
 	if img != nil {
-		return []input.File{{Name: imageName(img.mime), MIME: img.mime, Data: img.data}}, nil
+		return uploads.Captured(img.mime, img.data), nil
 	}
-	var out []input.File
-	for i, fl := range a.Files {
-		data, err := base64.StdEncoding.DecodeString(fl.DataBase64)
-		if err != nil {
-			return nil, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/files/" + strconv.Itoa(i) + "/data_base64", Message: language.MsgNotBase64}
-		}
-		name := safeName(fl.Name)
-		out = append(out, input.File{Name: name, MIME: mime.TypeByExtension(filepath.Ext(name)), Data: data})
-	}
-	return out, nil
-}
-
-// safeName keeps an inline file's name a single path element.
-func safeName(n string) string {
-	n = strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == 0 {
-			return '_'
-		}
-		return r
-	}, n)
-	if n == "" || n == "." || n == ".." {
-		return "file"
-	}
-	return n
-}
-
-// imageName names a captured image by its type.
-func imageName(mime string) string {
-	switch mime {
-	case "image/jpeg":
-		return "capture.jpg"
-	case "image/webp":
-		return "capture.webp"
-	}
-	return "capture.png"
+	return uploads.Inline(a.Files)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
@@ -61,7 +62,7 @@ func (h *Handler) BrowserWait(ctx context.Context, a *surface.BrowserWaitArgs) (
 		return r
 	})
 	f.ElapsedMs = int(time.Since(start).Milliseconds())
-	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), observeBudget)
+	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), action.ObserveBudget)
 	defer rcancel()
 	readiness := ""
 	if _, open := t.Dialog(); !open {

@@ -16,6 +16,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/uploads"
 )
 
 // postedBytes is a test site whose page posts the content of every file
@@ -117,11 +118,11 @@ files: exclude: ["*.pem"]
 	for _, c := range []struct {
 		name, path, limit, says string
 	}{
-		{".env", env, ruleDotfiles, "dotfiles"},
-		{".git/config", gitcfg, ruleDotfiles, "dot-directories"},
-		{"symlink out", link, ruleReadRoots, "files.read_roots"},
-		{"hard link out", hard, ruleHardLinks, "2 hard links"},
-		{"exclusion glob", pem, ruleExclude, "files.exclude"},
+		{".env", env, uploads.RuleDotfiles, "dotfiles"},
+		{".git/config", gitcfg, uploads.RuleDotfiles, "dot-directories"},
+		{"symlink out", link, uploads.RuleReadRoots, "files.read_roots"},
+		{"hard link out", hard, uploads.RuleHardLinks, "2 hard links"},
+		{"exclusion glob", pem, uploads.RuleExclude, "files.exclude"},
 	} {
 		r, f := uploadOne(t, p, h, tab, c.path)
 		if f.Reason != surface.ReasonPathDenied || f.Pointer != "/paths/0" || f.Limit != c.limit || r.Envelope.Effect != surface.EffectNone ||
@@ -135,14 +136,14 @@ files: exclude: ["*.pem"]
 	// is checked as a regular file inside the root, then becomes a symlink
 	// out before the open.
 	swap := write("swap.txt", "INSIDE-SWAP")
-	uploadChecked = func([]string) {
+	uploads.Checked = func([]string) {
 		tmp := swap + ".new"
 		os.Symlink(secret, tmp)
 		os.Rename(tmp, swap)
 	}
 	r, f := uploadOne(t, p, h, tab, swap)
-	uploadChecked = func([]string) {}
-	if f.Reason != surface.ReasonPathDenied || f.Limit != ruleNoLinks || f.Pointer != "/paths/0" {
+	uploads.Checked = func([]string) {}
+	if f.Reason != surface.ReasonPathDenied || f.Limit != uploads.RuleNoLinks || f.Pointer != "/paths/0" {
 		t.Errorf("swapped after the check: %s", r.JSON)
 	}
 

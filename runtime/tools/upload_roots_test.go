@@ -14,6 +14,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/uploads"
 )
 
 // uploadRefusal is the refusal part of an upload's facts.
@@ -70,10 +71,10 @@ func TestUploadRootsHold(t *testing.T) {
 		reason     surface.Reason
 		limit      string
 	}{
-		{"shadow", "/etc/shadow", surface.ReasonPathDenied, ruleWorkDir},
-		{"symlink out", link, surface.ReasonPathDenied, ruleWorkDir},
-		{"dot-dot", climb, surface.ReasonPathDenied, ruleWorkDir},
-		{"missing outside", "/etc/no-such-file-4711", surface.ReasonPathDenied, ruleWorkDir},
+		{"shadow", "/etc/shadow", surface.ReasonPathDenied, uploads.RuleWorkDir},
+		{"symlink out", link, surface.ReasonPathDenied, uploads.RuleWorkDir},
+		{"dot-dot", climb, surface.ReasonPathDenied, uploads.RuleWorkDir},
+		{"missing outside", "/etc/no-such-file-4711", surface.ReasonPathDenied, uploads.RuleWorkDir},
 		{"fifo", fifo, surface.ReasonFileRefused, ""},
 		{"missing inside", filepath.Join(dir, "missing.txt"), surface.ReasonFileRefused, ""},
 	} {
@@ -117,38 +118,38 @@ func TestUploadRootsRules(t *testing.T) {
 	out := filepath.Join(other, "out.txt")
 	os.WriteFile(in, []byte("a"), 0o600)
 	os.WriteFile(out, []byte("b"), 0o600)
-	rules := []rootRule{{rule: ruleReadRoots, where: "x", roots: resolveRoots([]string{root})}}
-	if got, r := holdToRoots([]string{in}, rules); r != nil || got[0] != in {
+	rules := []uploads.Rule{{Rule: uploads.RuleReadRoots, Where: "x", Roots: uploads.ResolveRoots([]string{root})}}
+	if got, r := uploads.Hold([]string{in}, rules); r != nil || got[0] != in {
 		t.Fatalf("inside: %v %+v", got, r)
 	}
-	if _, r := holdToRoots([]string{in, out}, rules); r == nil || r.Reason != surface.ReasonPathDenied || r.Pointer != "/paths/1" {
+	if _, r := uploads.Hold([]string{in, out}, rules); r == nil || r.Reason != surface.ReasonPathDenied || r.Pointer != "/paths/1" {
 		t.Fatalf("outside: %+v", r)
 	}
 	// Every list must admit the file: a lower layer narrows.
-	two := append(rules, rootRule{rule: ruleReadRoots, roots: resolveRoots([]string{other})})
-	if _, r := holdToRoots([]string{in}, two); r == nil || r.Reason != surface.ReasonPathDenied {
+	two := append(rules, uploads.Rule{Rule: uploads.RuleReadRoots, Roots: uploads.ResolveRoots([]string{other})})
+	if _, r := uploads.Hold([]string{in}, two); r == nil || r.Reason != surface.ReasonPathDenied {
 		t.Fatalf("two lists: %+v", r)
 	}
 	// A root that is itself a symlink is resolved before the check.
 	rootLink := filepath.Join(other, "root-link")
 	os.Symlink(root, rootLink)
-	if _, r := holdToRoots([]string{in}, []rootRule{{rule: ruleReadRoots, roots: resolveRoots([]string{rootLink})}}); r != nil {
+	if _, r := uploads.Hold([]string{in}, []uploads.Rule{{Rule: uploads.RuleReadRoots, Roots: uploads.ResolveRoots([]string{rootLink})}}); r != nil {
 		t.Fatalf("symlinked root: %+v", r)
 	}
 	// System pseudo-files are refused whatever the root.
-	if _, r := holdToRoots([]string{"/proc/self/environ"}, []rootRule{{rule: ruleReadRoots, roots: []string{"/"}}}); r == nil || r.Limit != ruleSystemFiles {
+	if _, r := uploads.Hold([]string{"/proc/self/environ"}, []uploads.Rule{{Rule: uploads.RuleReadRoots, Roots: []string{"/"}}}); r == nil || r.Limit != uploads.RuleSystemFiles {
 		t.Fatalf("/proc: %+v", r)
 	}
-	if _, r := holdToRoots([]string{"/dev/null"}, []rootRule{{rule: ruleReadRoots, roots: []string{"/"}}}); r == nil || r.Limit != ruleSystemFiles {
+	if _, r := uploads.Hold([]string{"/dev/null"}, []uploads.Rule{{Rule: uploads.RuleReadRoots, Roots: []string{"/"}}}); r == nil || r.Limit != uploads.RuleSystemFiles {
 		t.Fatalf("/dev: %+v", r)
 	}
 	// A relative path is no local path.
-	if _, r := holdToRoots([]string{"in.txt"}, rules); r == nil || r.Reason != surface.ReasonPathDenied {
+	if _, r := uploads.Hold([]string{"in.txt"}, rules); r == nil || r.Reason != surface.ReasonPathDenied {
 		t.Fatalf("relative: %+v", r)
 	}
 	// A working directory at the filesystem root admits nothing.
 	h := &Handler{workDir: "/"}
-	if rs := h.uploadRules(context.Background()); len(rs) != 1 || rs[0].rule != ruleWorkDir || len(rs[0].roots) != 0 {
+	if rs := h.uploadRules(context.Background()); len(rs) != 1 || rs[0].Rule != uploads.RuleWorkDir || len(rs[0].Roots) != 0 {
 		t.Fatalf("root as working directory: %+v", rs)
 	}
 }
@@ -177,7 +178,7 @@ func TestUploadRootsSources(t *testing.T) {
 		t.Fatalf("client root: %s", r.JSON)
 	}
 	r := call(testPipe, client, b)
-	if f := refusalOf(t, r); f.Reason != surface.ReasonPathDenied || f.Limit != ruleClientRoots || !strings.Contains(r.Envelope.Summary, "MCP roots") {
+	if f := refusalOf(t, r); f.Reason != surface.ReasonPathDenied || f.Limit != uploads.RuleClientRoots || !strings.Contains(r.Envelope.Summary, "MCP roots") {
 		t.Fatalf("outside the client's roots: %s", r.JSON)
 	}
 	// A client that shares no roots leaves the working directory in force.
@@ -198,7 +199,7 @@ func TestUploadRootsSources(t *testing.T) {
 		t.Fatalf("read_roots: %s", r.JSON)
 	}
 	r = call(p, client, a)
-	if f := refusalOf(t, r); f.Reason != surface.ReasonPathDenied || f.Limit != ruleReadRoots || !strings.Contains(r.Envelope.Summary, "workspace layer's files.read_roots") {
+	if f := refusalOf(t, r); f.Reason != surface.ReasonPathDenied || f.Limit != uploads.RuleReadRoots || !strings.Contains(r.Envelope.Summary, "workspace layer's files.read_roots") {
 		t.Fatalf("outside read_roots: %s", r.JSON)
 	}
 	noPathIn(t, r, shared, elsewhere, "a.txt")

@@ -1,17 +1,19 @@
-package tools
+package action
 
-// Settling after an action is the executor's (runtime/browser/settle): it
-// waits only while the page is changing, never for a fixed time, and
-// decides from events it has proven caught up. This file only fills its
-// tuning from generated constants and bounds it by the call.
+// The action lifecycle's tuning, from spec/. This is the one file of the
+// package that reads generated bound constants.
 
 import (
-	"context"
 	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/settle"
 )
+
+// ObserveBudget bounds what an action still observes after its call's own
+// context ended (the landing after a dialog, say). Tuning, not a contract
+// bound; handlers that read a tab past their call's end use it too.
+var ObserveBudget = time.Duration(surface.ObserveMsMax) * time.Millisecond
 
 // reserveMin and reserveMax bound the part of a call's time kept for
 // observing the landing and authoring the result after settling.
@@ -20,7 +22,7 @@ const (
 	reserveMax = time.Duration(surface.SettleReserveMaxMsMax) * time.Millisecond
 )
 
-// settleConfig is the decision's tuning, from spec/.
+// settleConfig is the settling decision's tuning.
 func settleConfig() settle.Config {
 	return settle.Config{
 		Quiet:       time.Duration(surface.SettleQuietMsMax) * time.Millisecond,
@@ -30,15 +32,4 @@ func settleConfig() settle.Config {
 		Retry:       time.Duration(surface.SettleRetryMsMax) * time.Millisecond,
 		FrameAfter:  true,
 	}
-}
-
-// settleContext ends a little before ctx does, keeping time to observe the
-// landing and author the result.
-func settleContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	dl, ok := ctx.Deadline()
-	if !ok {
-		return context.WithCancel(ctx)
-	}
-	reserve := min(max(time.Until(dl)/10, reserveMin), reserveMax)
-	return context.WithDeadline(ctx, dl.Add(-reserve))
 }

@@ -1,19 +1,8 @@
-package tools
-
-// How browser_upload reads a local file. The path is held to the roots
-// (upload_roots.go) in its resolved form; then Ghostlight opens the file
-// itself beneath the deepest root that holds it, following no link
-// (openBeneath: openat2 on Linux, a check after the open elsewhere),
-// checks the open file (regular, within the size bound, one hard link
-// unless files.hard_links allows more) and reads it. The page gets those
-// bytes (input.FileInput.AttachFiles); the browser never opens a path of
-// its own, so nothing swapped in after the check can reach it.
+package uploads
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"io"
 	"mime"
 	"os"
@@ -24,81 +13,65 @@ import (
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
-	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
 )
 
 // The rules a refusal of an opened file names (its limit fact).
 const (
-	ruleDotfiles  = "files.dotfiles"
-	ruleExclude   = "files.exclude"
-	ruleHardLinks = "files.hard_links"
+	RuleDotfiles  = "files.dotfiles"
+	RuleExclude   = "files.exclude"
+	RuleHardLinks = "files.hard_links"
 	// A link met while opening beneath the root: the path changed between
 	// the check and the open (or a directory of it is a link).
-	ruleNoLinks = "no_links_beneath_root"
+	RuleNoLinks = "no_links_beneath_root"
 )
 
 // errLink is openBeneath's answer when the path holds a link (or changed
 // to one after it was resolved).
 var errLink = errors.New("a link in the path")
 
-// uploadExclusions are what an upload never reads below a root.
-type uploadExclusions struct {
-	dotfiles  bool     // files.dotfiles: exclude
-	hardLinks bool     // files.hard_links: allow
-	globs     []string // every layer's files.exclude
-}
-
-// exclusions reads the policy in force; without one, the defaults hold
-// (dotfiles excluded, hard links refused).
-func exclusions(ctx context.Context) uploadExclusions {
-	ex := uploadExclusions{dotfiles: true}
-	if inv := pipeline.FromContext(ctx); inv != nil && inv.Authority != nil {
-		d, _ := inv.Authority.UploadDotfiles()
-		hl, _ := inv.Authority.UploadHardLinks()
-		ex.dotfiles, ex.hardLinks = d != "include", hl == "allow"
-		for _, l := range inv.Authority.ExcludeLists() {
-			ex.globs = append(ex.globs, l.Globs...)
-		}
-	}
-	return ex
+// Exclusions are what an upload never reads below a root; the zero value
+// holds the policy's defaults but one: set Dotfiles (dotfiles excluded).
+type Exclusions struct {
+	Dotfiles  bool     // files.dotfiles: exclude
+	HardLinks bool     // files.hard_links: allow
+	Globs     []string // every layer's files.exclude
 }
 
 // excluded returns the rule that keeps rel (slash-separated, below its
 // root) from uploads, "" when none does.
-func (ex uploadExclusions) excluded(rel string) (rule, msg string) {
+func (ex Exclusions) excluded(rel string) (rule, msg string) {
 	parts := strings.Split(rel, "/")
-	if ex.dotfiles {
+	if ex.Dotfiles {
 		for _, p := range parts {
 			if strings.HasPrefix(p, ".") {
-				return ruleDotfiles, "dotfiles and files under dot-directories (.env, .git, .ssh) are not uploaded (files.dotfiles: exclude)"
+				return RuleDotfiles, "dotfiles and files under dot-directories (.env, .git, .ssh) are not uploaded (files.dotfiles: exclude)"
 			}
 		}
 	}
-	for _, g := range ex.globs {
+	for _, g := range ex.Globs {
 		for _, s := range append(parts, rel) {
 			ok, err := path.Match(g, s)
 			if err != nil {
-				return ruleExclude, "a files.exclude glob of the policy is malformed, so no file is uploaded"
+				return RuleExclude, "a files.exclude glob of the policy is malformed, so no file is uploaded"
 			}
 			if ok {
-				return ruleExclude, "that file matches a files.exclude glob of the policy"
+				return RuleExclude, "that file matches a files.exclude glob of the policy"
 			}
 		}
 	}
 	return "", ""
 }
 
-// readUploads holds every path to the roots and the exclusions, opens each
+// Read holds every path to the roots and the exclusions, opens each
 // beneath its root and reads it: the files as the page will get them. No
 // byte is read before every file passed its checks and the size bounds.
-func (h *Handler) readUploads(ctx context.Context, paths []string) ([]input.File, []int64, *surface.Refusal) {
-	rules := h.uploadRules(ctx)
-	real, r := holdToRoots(paths, rules)
+func Read(paths []string, rules []Rule, ex Exclusions) ([]input.File, []int64, *surface.Refusal) {
+	real, r := Hold(paths, rules)
 	if r != nil {
 		return nil, nil, r
 	}
-	ex := exclusions(ctx)
-	uploadChecked(real)
+	Checked(real)
 	opened := make([]*os.File, 0, len(real))
 	defer func() {
 		for _, f := range opened {
@@ -121,7 +94,7 @@ func (h *Handler) readUploads(ctx context.Context, paths []string) ([]input.File
 		f, err := openBeneath(root, rel)
 		switch {
 		case errors.Is(err, errLink):
-			return nil, nil, denied(ruleNoLinks, "a link in that path (or one swapped in since it was checked) is not followed")
+			return nil, nil, denied(RuleNoLinks, "a link in that path (or one swapped in since it was checked) is not followed")
 		case err != nil:
 			return nil, nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: language.MsgUnreadable}
 		}
@@ -135,12 +108,12 @@ func (h *Handler) readUploads(ctx context.Context, paths []string) ([]input.File
 		case !fi.Mode().IsRegular():
 			return nil, nil, &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: ptr, Message: language.MsgNotRegular}
 		}
-		if n, ok := linkCount(fi); ok && n > 1 && !ex.hardLinks {
-			return nil, nil, denied(ruleHardLinks, fmt.Sprintf("that file has %d hard links, and another name of it may lie outside the roots (files.hard_links: deny)", n))
+		if n, ok := linkCount(fi); ok && n > 1 && !ex.HardLinks {
+			return nil, nil, denied(RuleHardLinks, fmt.Sprintf("that file has %d hard links, and another name of it may lie outside the roots (files.hard_links: deny)", n))
 		}
 		sizes = append(sizes, fi.Size())
 	}
-	if r := checkSizes(sizes, "/paths"); r != nil {
+	if r := CheckSizes(sizes, "/paths"); r != nil {
 		return nil, nil, r
 	}
 	files := make([]input.File, 0, len(opened))
@@ -159,18 +132,18 @@ func (h *Handler) readUploads(ctx context.Context, paths []string) ([]input.File
 		files = append(files, input.File{Name: name, MIME: mime.TypeByExtension(filepath.Ext(name)), Data: data})
 		sizes = append(sizes, int64(len(data)))
 	}
-	return files, sizes, checkSizes(sizes, "/paths")
+	return files, sizes, CheckSizes(sizes, "/paths")
 }
 
-// uploadChecked runs between the check of the resolved paths and their
+// Checked runs between the check of the resolved paths and their
 // open: tests swap a file there, the moment a race would.
-var uploadChecked = func(real []string) {}
+var Checked = func(real []string) {}
 
 // deepestRoot is the longest root of any rule that holds p (resolved), and
 // p relative to it ("" when none does).
-func deepestRoot(p string, rules []rootRule) (root, rel string) {
+func deepestRoot(p string, rules []Rule) (root, rel string) {
 	for _, rl := range rules {
-		for _, r := range rl.roots {
+		for _, r := range rl.Roots {
 			if within(p, r) && len(r) > len(root) {
 				root = r
 			}
@@ -184,6 +157,23 @@ func deepestRoot(p string, rules []rootRule) (root, rel string) {
 		return "", ""
 	}
 	return root, rel
+}
+
+// CheckSizes applies the per-file and total upload bounds.
+func CheckSizes(sizes []int64, pointer string) *surface.Refusal {
+	var total int64
+	for i, n := range sizes {
+		if n > surface.UploadFileBytesMax {
+			return &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: pointer + "/" + strconv.Itoa(i), Rule: surface.RuleMaximum,
+				Limit: strconv.Itoa(surface.UploadFileBytesMax), Message: language.FileTooLarge(surface.UploadFileBytesMax)}
+		}
+		total += n
+	}
+	if total > surface.UploadTotalBytesMax {
+		return &surface.Refusal{Reason: surface.ReasonFileRefused, Pointer: pointer, Rule: surface.RuleMaximum,
+			Limit: strconv.Itoa(surface.UploadTotalBytesMax), Message: language.FilesTooLarge(surface.UploadTotalBytesMax)}
+	}
+	return nil
 }
 
 // openCheckAfter is the portable open beneath root: os.Root keeps the open

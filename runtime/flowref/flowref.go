@@ -1,4 +1,5 @@
-package tools
+// Package flowref resolves browser_flow's references between steps: each {"flow_ref":{"step","pointer"}} object of a step's arguments is replaced by the value at pointer in an earlier step's canonical envelope, and, before a flow runs, stands in for a value of its field's type so the step can be decoded and authorized ahead.
+package flowref
 
 import (
 	"bytes"
@@ -10,11 +11,11 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
 
-// resolveRefs replaces every {"flow_ref":{"step","pointer"}} object in a
+// Resolve replaces every {"flow_ref":{"step","pointer"}} object in a
 // step's arguments with the value at pointer in that earlier step's canonical
 // envelope. It reports whether the arguments held references, and the first
 // reference that did not resolve.
-func resolveRefs(raw json.RawMessage, envelopes map[string]json.RawMessage) (out json.RawMessage, hadRefs bool, unresolved string) {
+func Resolve(raw json.RawMessage, envelopes map[string]json.RawMessage) (out json.RawMessage, hadRefs bool, unresolved string) {
 	if len(raw) == 0 {
 		return json.RawMessage(`{}`), false, ""
 	}
@@ -108,13 +109,13 @@ type slot struct {
 	tries int
 }
 
-// standIns replaces every flow_ref in a step's arguments with a value of its
+// StandIns replaces every flow_ref in a step's arguments with a value of its
 // field's type for a dry run, learnt from the tool's own decoder: each
 // refusal at a reference's pointer (wrong type, too short, not a handle,
 // below a minimum, outside an enum) names what the field takes. It returns
 // the arguments, the references' pointers, and the first reference that
 // names no earlier step.
-func standIns(tool string, raw json.RawMessage, earlier map[string]bool) (json.RawMessage, []string, string) {
+func StandIns(tool string, raw json.RawMessage, earlier map[string]bool) (json.RawMessage, []string, string) {
 	if len(raw) == 0 || !bytes.Contains(raw, []byte(`"flow_ref"`)) {
 		return raw, nil, ""
 	}
@@ -249,8 +250,8 @@ func standIn(e *surface.DecodeError, try int) (any, bool) {
 	return nil, false
 }
 
-// withoutStandIns drops the stand-in URL from what a dry run admits.
-func withoutStandIns(urls []string) []string {
+// WithoutStandIns drops the stand-in URL from what a dry run admits.
+func WithoutStandIns(urls []string) []string {
 	out := urls[:0:0]
 	for _, u := range urls {
 		if u != standInURL {
