@@ -54,7 +54,7 @@ func (h *Handler) CredentialHeld(session, tab string, gen uint64) bool {
 	return ok
 }
 
-// heldCredential is browser_execute's refusal on a held document (nil when
+// heldCredential is browser_execute's and browser_screenshot's refusal on a held document (nil when
 // the document is not held). Call it holding the tab.
 func (s *session) heldCredential(t *browser.Tab) *surface.Refusal {
 	if !s.h.CredentialHeld(s.ws.ID(), t.Handle(), t.Generation()) {
