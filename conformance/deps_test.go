@@ -39,8 +39,10 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		// /metrics is fed plain values by the wiring (runtime/server/ops.go).
 		"../runtime/metrics":    {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/pipeline", mod + "runtime/mcpedge"},
 		"../runtime/governance": {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go"},
-		"../runtime/pipeline":   {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser"},
-		"../runtime/workbench":  {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/tools"},
+		// What waits on the person is plain state: no browser, no MCP, no call.
+		"../runtime/handoff":   {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/pipeline", mod + "runtime/mcpedge", mod + "runtime/tools"},
+		"../runtime/pipeline":  {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser"},
+		"../runtime/workbench": {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/tools"},
 	}
 	for pkg, bad := range forbid {
 		for _, d := range deps(pkg) {
@@ -135,7 +137,7 @@ func TestHandlersHoldNoBrowserBehaviour(t *testing.T) {
 // another change (the pre-dispatch confirmation) was reworking beside this.
 var sentencesPending = map[string]bool{
 	"act.go": true, "tool_browser_click.go": true, "tool_browser_press_key.go": true,
-	"tool_browser_fill_form.go": true, "handoff.go": true,
+	"tool_browser_fill_form.go": true,
 }
 
 // TestHandlersSayNoSentences: a refusal's Message in runtime/tools is a

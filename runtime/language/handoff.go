@@ -133,3 +133,47 @@ func actionConfirm(tool string, r *surface.Refusal) Text {
 	}
 	return Say(lead+"; no workbench serves, so the user cannot approve it here (Ghostlight must run with --workbench).", "Tell the user what you meant to do and let them do it themselves.")
 }
+
+// Handoff notes, said once by the model's next call on a tab waiting on
+// the person (runtime/handoff's Note), by the handoff's kind.
+const (
+	handoffDoneNote = "The user completed the credential handoff on %s and handed the tab back; the page may have moved on."
+	handoffOpenNote = "The credential handoff on %s is still open: the user has not handed the tab back yet."
+	flowDoneNote    = "The user allowed the cross-site write on %s: repeat that call as it was to run it."
+	flowOpenNote    = "The write waiting on the user on %s is not allowed yet."
+	confirmDoneNote = "The user answered the action waiting on %s: repeat that call as it was; its result says whether it ran."
+	confirmOpenNote = "The action waiting on the user on %s has no answer yet."
+)
+
+// HandoffNote tells the model that the person completed the tab's handoff
+// of kind ("credential", "flow", "confirm"), or that it is still open.
+func HandoffNote(kind, tab string, done bool) string {
+	d, open := handoffDoneNote, handoffOpenNote
+	switch kind {
+	case "flow":
+		d, open = flowDoneNote, flowOpenNote
+	case "confirm":
+		d, open = confirmDoneNote, confirmOpenNote
+	}
+	if done {
+		return fmt.Sprintf(d, tab)
+	}
+	return fmt.Sprintf(open, tab)
+}
+
+// HandoffAsk is what the person's own client shows them with the
+// workbench's link (a URL-mode elicitation) for a handoff of kind on the
+// field (as its handoff names it) of host ("" unknown).
+func HandoffAsk(kind, field, host string) string {
+	where := ""
+	if host != "" {
+		where = " on " + host
+	}
+	switch kind {
+	case "flow":
+		return fmt.Sprintf("Ghostlight stopped %s%s. If you want this text sent there, open the workbench and press Hand back to allow this one write; otherwise leave it.", field, where)
+	case "confirm":
+		return fmt.Sprintf("Ghostlight stopped before %s%s. Open the workbench to approve it once, approve it for this page, or refuse it.", field, where)
+	}
+	return fmt.Sprintf("Ghostlight stopped at %s%s: a credential only you should type. Open the workbench, type it into the tab's live view, then press Hand back.", field, where)
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/live"
+	"github.com/ghostlight-dev/ghostlight/runtime/handoff"
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools"
 	"github.com/ghostlight-dev/ghostlight/runtime/workbench"
@@ -81,7 +82,7 @@ func (s *Server) Workbench(o WorkbenchOptions) (*workbench.Workbench, error) {
 		return nil, err
 	}
 	s.wb = wb
-	s.handler.SetHandoff(tools.HandoffOptions{
+	s.handler.Person().SetOptions(handoff.Options{
 		Link:   func(_, tab string) string { return wb.TabLink(tab) }, // tab handles are unique across sessions
 		Ticket: func(_, tab string) string { return wb.Ticket(tab) },
 		Focus:  s.browser.Headful(),
@@ -98,14 +99,14 @@ type workbenchBrowser struct {
 }
 
 func (a workbenchBrowser) Tabs() []workbench.Tab {
-	waiting := map[string]tools.Handoff{}
+	waiting := map[string]handoff.Handoff{}
 	for _, ho := range a.h.Handoffs() {
 		waiting[ho.Tab] = ho
 	}
 	var out []workbench.Tab
 	for _, t := range a.b.Controlled() {
 		wt := workbench.Tab{Session: t.Workspace().ID(), Tab: t.Handle(), URL: tools.GovernedURL(t.URL()), Title: tools.Title(t.Title())}
-		wt.Held = a.h.CredentialHeld(wt.Session, wt.Tab, t.Generation())
+		wt.Held = a.h.Person().Held(wt.Session, wt.Tab, t.Generation())
 		wt.Scripted = t.ModelScripted()
 		if ho, ok := waiting[t.Handle()]; ok && ho.Session == wt.Session {
 			wt.Handoff = &workbench.Handoff{Kind: ho.Kind, Field: ho.Field, Host: ho.Host, Since: ho.Since}
@@ -152,7 +153,7 @@ func (a workbenchBrowser) Live(ctx context.Context, handle string) (workbench.Li
 func (a workbenchBrowser) HandBack(handle string) bool {
 	for _, ho := range a.h.Handoffs() {
 		if ho.Tab == handle {
-			return a.h.HandBack(ho.Session, handle)
+			return a.h.Person().HandBack(ho.Session, handle)
 		}
 	}
 	return false
@@ -163,7 +164,7 @@ func (a workbenchBrowser) HandBack(handle string) bool {
 func (a workbenchBrowser) Answer(handle, answer string) bool {
 	for _, ho := range a.h.Handoffs() {
 		if ho.Tab == handle {
-			return a.h.Answer(ho.Session, handle, answer)
+			return a.h.Person().Answer(ho.Session, handle, answer)
 		}
 	}
 	return false
@@ -176,7 +177,7 @@ func (a workbenchBrowser) Release(handle string) bool {
 	if t == nil {
 		return false
 	}
-	return a.h.ReleaseCredential(t.Workspace().ID(), handle)
+	return a.h.Person().Release(t.Workspace().ID(), handle)
 }
 
 // ClearSite clears the tab's site for the person (browser.Tab.ClearSite):
@@ -241,7 +242,7 @@ func (l *liveView) Input(ctx context.Context, e workbench.Input) error {
 		if class != "" || cerr != nil {
 			// Held before the first key goes: a frame the page paints
 			// with it is never kept, and no script or picture reads it.
-			l.h.PersonTypedCredential(l.t.Workspace().ID(), l.t.Handle(), gen)
+			l.h.Person().Hold(l.t.Workspace().ID(), l.t.Handle(), gen)
 		}
 		if e.Type == "key" {
 			return l.v.Key(ctx, e.Key, e.Modifiers)

@@ -15,6 +15,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/handoff"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
@@ -328,7 +329,7 @@ func (s *session) perform(ctx context.Context, t *browser.Tab, fn func(ctx conte
 		return heldRefusal(ref, res.Cause, res.Gone, res.Blocking), nil
 	})
 	if ref != nil && ref.Reason == surface.ReasonActionConfirm && a.asking != nil {
-		s.ask(ctx, t, ref, handoffConfirm, a.asking) // the person answers (confirm.go)
+		s.ask(ctx, t, ref, handoff.KindConfirm, a.asking) // the person answers (confirm.go)
 	}
 	if ref != nil && ref.Reason == surface.ReasonDialogBlocking && a.dispatched() {
 		// onTab saw the dialog the action opened; the act reports it.

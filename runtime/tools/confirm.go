@@ -2,11 +2,13 @@ package tools
 
 import (
 	"context"
+	"sync"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
+	"github.com/ghostlight-dev/ghostlight/runtime/handoff"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
@@ -15,22 +17,10 @@ import (
 // located, and before anything is dispatched, the control's role, name and
 // the form it would submit are checked against the confirmations in force
 // (governance/confirm.go). A match answers action_confirm and opens the
-// tab's handoff (kind "confirm"); the person answers in the workbench:
-// approve once (the model's repeat on the same document runs once),
-// approve for this page (every such action on this document runs) or
-// refuse (the repeat is refused, saying so, once). Nothing the person
-// answers reaches the model but through the next call's result.
-
-// The person's answers (the workbench's handback?answer=), kept by
-// governance.ConfirmAnswers.
-const (
-	AnswerOnce   = governance.AnswerOnce
-	AnswerPage   = governance.AnswerPage
-	AnswerRefuse = governance.AnswerRefuse
-)
-
-// confirmTab names a tab's answers: its workspace and handle.
-func confirmTab(k handoffKey) string { return k.session + "\x00" + k.tab }
+// tab's handoff (kind "confirm"); the person answers in the workbench
+// (runtime/handoff keeps the answers: once, for this page, or refuse).
+// Nothing the person answers reaches the model but through the next call's
+// result.
 
 // confirm checks an action on a control (role, accessible name, the URL
 // it submits its form to, "" none) about to be dispatched on the act's
@@ -49,17 +39,16 @@ func (a *act) confirm(ctx context.Context, role, name, submit string) *surface.R
 	if r == nil {
 		return nil
 	}
-	k := handoffKey{a.s.ws.ID(), a.t.Handle()}
+	session, tab := a.s.ws.ID(), a.t.Handle()
 	key, gen := role+"\x00"+name+"\x00"+submit, a.t.Generation()
-	switch a.s.h.handoff.confirms.Decide(confirmTab(k), key, gen) {
+	switch a.s.h.person.Decide(session, tab, key, gen) {
 	case governance.ConfirmRun:
 		return nil
 	case governance.ConfirmRefused:
 		r.Message = language.ConfirmRefused
 		return r
 	}
-	hs := &a.s.h.handoff
-	a.asking = func(answer string) { hs.confirms.Answer(confirmTab(k), key, gen, answer) }
+	a.asking = a.s.h.person.Recorder(session, tab, key, gen)
 	return r
 }
 
@@ -109,13 +98,12 @@ func (s *session) holdDownloads(ctx context.Context, t *browser.Tab, gctx contex
 	if r == nil {
 		return gctx
 	}
-	k := handoffKey{s.ws.ID(), t.Handle()}
-	gen := t.Generation()
-	if s.h.handoff.confirms.Decide(confirmTab(k), confirmDownloadKey, gen) == governance.ConfirmRun {
+	session, tab, gen := s.ws.ID(), t.Handle(), t.Generation()
+	if s.h.person.Decide(session, tab, confirmDownloadKey, gen) == governance.ConfirmRun {
 		return gctx
 	}
-	r.Tab = t.Handle()
-	hs := &s.h.handoff
+	r.Tab = tab
+	hs := &s.h.held
 	// The handoff opens only once a download was held (carryDownloads),
 	// without asking the client: the result is being written by then.
 	quiet := context.WithValue(context.WithoutCancel(ctx), elicitKey{}, Elicit(nil))
@@ -124,7 +112,7 @@ func (s *session) holdDownloads(ctx context.Context, t *browser.Tab, gctx contex
 		hs.dlAsk = map[*pipeline.Invocation]func(){}
 	}
 	hs.dlAsk[inv] = func() {
-		s.ask(quiet, t, r, handoffConfirm, func(answer string) { hs.confirms.Answer(confirmTab(k), confirmDownloadKey, gen, answer) })
+		s.ask(quiet, t, r, handoff.KindConfirm, s.h.person.Recorder(session, tab, confirmDownloadKey, gen))
 	}
 	hs.mu.Unlock()
 	return browser.WithDownloads(gctx, browser.DownloadPolicy{Allow: false, Held: true})
@@ -133,7 +121,7 @@ func (s *session) holdDownloads(ctx context.Context, t *browser.Tab, gctx contex
 // askHeldDownload opens the handoff for a download the call held, once
 // its result says so; forgetHeld drops the call's pending one.
 func (s *session) askHeldDownload(inv *pipeline.Invocation, held bool) {
-	hs := &s.h.handoff
+	hs := &s.h.held
 	hs.mu.Lock()
 	fn := hs.dlAsk[inv]
 	delete(hs.dlAsk, inv)
@@ -141,4 +129,11 @@ func (s *session) askHeldDownload(inv *pipeline.Invocation, held bool) {
 	if fn != nil && held {
 		fn()
 	}
+}
+
+// heldDownloads is, per call, the handoff to open if a download it starts
+// is held (holdDownloads, askHeldDownload).
+type heldDownloads struct {
+	mu    sync.Mutex
+	dlAsk map[*pipeline.Invocation]func()
 }

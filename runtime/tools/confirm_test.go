@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/handoff"
 )
 
 // shop is a test site on one loopback host: a page with a "Place order"
@@ -120,7 +121,7 @@ func TestConfirmPlaceOrderLive(t *testing.T) {
 	pageSays(h, "Saved: 1")
 
 	// Approve once: the retry clicks once; the one after waits again.
-	if !testHandler.Answer(h.session, nf.Tab, AnswerOnce) {
+	if !testHandler.Person().Answer(h.session, nf.Tab, handoff.AnswerOnce) {
 		t.Fatal("no handoff was open")
 	}
 	h.must("browser_click", placeOrder)
@@ -129,7 +130,7 @@ func TestConfirmPlaceOrderLive(t *testing.T) {
 	pageSays(h, "Orders placed: 1")
 
 	// Approve for this page: two clicks run; after a navigation, waits.
-	if !testHandler.Answer(h.session, nf.Tab, AnswerPage) {
+	if !testHandler.Person().Answer(h.session, nf.Tab, handoff.AnswerPage) {
 		t.Fatal("no handoff was open")
 	}
 	h.must("browser_click", placeOrder)
@@ -140,7 +141,7 @@ func TestConfirmPlaceOrderLive(t *testing.T) {
 	pageSays(h, "Orders placed: 0") // a fresh document
 
 	// Refuse: the retry is refused, saying the user refused; nothing ran.
-	if !testHandler.Answer(h.session, nf.Tab, AnswerRefuse) {
+	if !testHandler.Person().Answer(h.session, nf.Tab, handoff.AnswerRefuse) {
 		t.Fatal("no handoff was open")
 	}
 	r := h.call("browser_click", placeOrder)
@@ -183,7 +184,7 @@ func TestConfirmSubmitLive(t *testing.T) {
 		t.Fatalf("the confirm host saw %d posts before any answer", n)
 	}
 	h.must("browser_click", `{"selector":{"role":"button","name":"Save"}}`) // no form: runs
-	if !testHandler.Answer(h.session, nf.Tab, AnswerOnce) {
+	if !testHandler.Person().Answer(h.session, nf.Tab, handoff.AnswerOnce) {
 		t.Fatal("no handoff was open")
 	}
 	h.must("browser_fill_form", `{"fields":[{"selector":{"role":"textbox","name":"Order note"},"value":"gift"}],"submit_selector":{"role":"button","name":"Continue"}}`)
@@ -243,12 +244,12 @@ func TestConfirmDownloadLive(t *testing.T) {
 	}
 	open := false
 	for _, ho := range testHandler.Handoffs() {
-		open = open || ho.Tab == nf.Tab && ho.Kind == handoffConfirm
+		open = open || ho.Tab == nf.Tab && ho.Kind == handoff.KindConfirm
 	}
 	if !open {
 		t.Fatal("no confirm handoff opened for the held download")
 	}
-	if !testHandler.Answer(h.session, nf.Tab, AnswerOnce) {
+	if !testHandler.Person().Answer(h.session, nf.Tab, handoff.AnswerOnce) {
 		t.Fatal("no handoff was open")
 	}
 	r = h.must("browser_click", `{"selector":{"name":"Get the report"}}`)

@@ -349,7 +349,7 @@ func TestCrossSiteConfirm(t *testing.T) {
 		t.Fatal("the tab is not listed as waiting on the person")
 	}
 	waits("a repeat before the person acts", write)
-	if !testHandler.HandBack(h.session, nf.Tab) {
+	if !testHandler.Person().HandBack(h.session, nf.Tab) {
 		t.Fatal("no handoff to hand back")
 	}
 	res := result(h, "browser_type_text", write)

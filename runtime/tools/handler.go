@@ -14,6 +14,7 @@ import (
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/handoff"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
 
@@ -42,7 +43,8 @@ type Handler struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
-	handoff  handoffs // credential handoffs waiting on the person (handoff.go)
+	person   handoff.Store // what waits on the person (Person, handoff.go)
+	held     heldDownloads // per call, a held download's handoff (confirm.go)
 }
 
 var _ surface.Handler = (*Handler)(nil)

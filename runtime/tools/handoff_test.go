@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/handoff"
 )
 
 // TestHandoffLifecycle: a credential stop opens the tab's handoff; calls on
@@ -20,7 +21,7 @@ func TestHandoffLifecycle(t *testing.T) {
 		strings.Contains(string(r.JSON), "handoff_url") || strings.Contains(string(r.JSON), "hunter2") {
 		t.Fatalf("stop: %s", r.JSON)
 	}
-	var open []Handoff
+	var open []handoff.Handoff
 	for _, ho := range testHandler.Handoffs() {
 		if ho.Session == h.session {
 			open = append(open, ho)
@@ -32,10 +33,10 @@ func TestHandoffLifecycle(t *testing.T) {
 	if r := h.must("browser_read", `{"tab":"`+tab+`"}`); !strings.Contains(r.Envelope.Summary, "still open") {
 		t.Fatalf("read while open: %q", r.Envelope.Summary)
 	}
-	if testHandler.HandBack("another-session", tab) {
+	if testHandler.Person().HandBack("another-session", tab) {
 		t.Fatal("another session's tab was handed back")
 	}
-	if !testHandler.HandBack(h.session, tab) || testHandler.HandBack(h.session, tab) {
+	if !testHandler.Person().HandBack(h.session, tab) || testHandler.Person().HandBack(h.session, tab) {
 		t.Fatal("hand back: want true once")
 	}
 	r = h.must("browser_read", `{"tab":"`+tab+`"}`)

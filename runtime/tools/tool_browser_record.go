@@ -191,7 +191,7 @@ func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs)
 		// Frames of a document the person typed a credential into are never
 		// kept: a card number or a code shows in plain sight (credheld.go).
 		session, handle := s.ws.ID(), t.Handle()
-		held := func() bool { return s.h.CredentialHeld(session, handle, t.Generation()) }
+		held := func() bool { return s.h.person.Held(session, handle, t.Generation()) }
 		if rec, err = recorder.Start(ctx, page, recordLimits, held); err != nil {
 			return refusalFor(err, surface.TimeoutMsDefault)
 		}
