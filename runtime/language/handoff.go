@@ -120,11 +120,6 @@ func actionConfirm(tool string, r *surface.Refusal) Text {
 	}
 	lead := tool + " was not run: " + r.Message
 	next := "Once the user has answered, call " + tool + " again with the same arguments; its result says whether they approved."
-	if r.SiteScripted {
-		// The person clears the site before typing: the session the model
-		// had there (its cookies) goes too.
-		next = "Your script ran on this site, so the user must press Clear site first (its cookies and storage go and the page reloads). " + next
-	}
 	switch {
 	case r.HandoffURL != "" && r.HandoffElicited:
 		return Say(lead+"; the user's client has shown them the workbench link ("+r.HandoffURL+"), where they approve it once, approve it for this page, or refuse it.", next)
