@@ -10,8 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // httpServer is the built binary serving MCP over HTTP, its stderr read
@@ -67,6 +69,15 @@ func (s *httpServer) await(t *testing.T, want string) string {
 // post sends one MCP message and returns the status and body.
 func (s *httpServer) post(t *testing.T, token, body string, modern bool, tool string) (int, []byte) {
 	t.Helper()
+	st, b, err := s.send(token, body, modern, tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, b
+}
+
+// send is post without the test: its failure is an error.
+func (s *httpServer) send(token, body string, modern bool, tool string) (int, []byte, error) {
 	req, _ := http.NewRequest(http.MethodPost, s.url+"/mcp", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -89,11 +100,11 @@ func (s *httpServer) post(t *testing.T, token, body string, modern bool, tool st
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return 0, nil, err
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	return resp.StatusCode, b, nil
 }
 
 const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}`
@@ -109,7 +120,21 @@ type callResult struct {
 // call sends one 2026-07-28 tools/call and returns its envelope.
 func (s *httpServer) call(t *testing.T, token, tool, args string) callResult {
 	t.Helper()
-	st, b := s.post(t, token, fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":%q,"arguments":%s,%s}}`, tool, args, modernMeta), true, tool)
+	r, err := s.try(token, tool, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// try is call for a goroutine other than the test's: a failure is its
+// error, so the test can report it instead of waiting for an answer that
+// never comes.
+func (s *httpServer) try(token, tool, args string) (callResult, error) {
+	st, b, err := s.send(token, fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":%q,"arguments":%s,%s}}`, tool, args, modernMeta), true, tool)
+	if err != nil {
+		return callResult{}, fmt.Errorf("%s: %v", tool, err)
+	}
 	body := string(b)
 	if i := strings.Index(body, "data: "); i >= 0 { // an SSE answer
 		body = strings.TrimSpace(strings.SplitN(body[i+6:], "\n", 2)[0])
@@ -120,9 +145,9 @@ func (s *httpServer) call(t *testing.T, token, tool, args string) callResult {
 		} `json:"result"`
 	}
 	if err := json.Unmarshal([]byte(body), &res); err != nil || res.Result.StructuredContent.Status == "" {
-		t.Fatalf("%s: %d %q: %v", tool, st, b, err)
+		return callResult{}, fmt.Errorf("%s: %d %q: %v", tool, st, b, err)
 	}
-	return res.Result.StructuredContent
+	return res.Result.StructuredContent, nil
 }
 
 // TestSigtermDrains: the shipped binary, with its own Chromium, gets SIGTERM
@@ -132,9 +157,17 @@ func (s *httpServer) call(t *testing.T, token, tool, args string) callResult {
 // TMPDIR (the browser's profile and temp directories went with it).
 func TestSigtermDrains(t *testing.T) {
 	arrived, release := make(chan struct{}, 1), make(chan struct{})
+	hangs := 0 // requests for /hang; the browser should make one
+	var hmu sync.Mutex
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/hang" {
-			arrived <- struct{}{}
+			hmu.Lock()
+			hangs++
+			hmu.Unlock()
+			select { // a second request must not wait on a reader that is gone
+			case arrived <- struct{}{}:
+			default:
+			}
 			<-release
 		}
 		fmt.Fprint(w, `<!doctype html><title>t</title><p>hello</p>`)
@@ -153,14 +186,19 @@ func TestSigtermDrains(t *testing.T) {
 	if nav.Status != "succeeded" {
 		t.Fatalf("navigate: %+v\n%s", nav, s.log.String())
 	}
-	held := make(chan callResult, 1)
+	type answer struct {
+		r   callResult
+		err error
+	}
+	held := make(chan answer, 1)
 	go func() {
-		held <- s.call(t, "tok", "browser_navigate", fmt.Sprintf(`{"tab":%q,"url":%q,"timeout_ms":30000}`, nav.Facts.Tab, site.URL+"/hang"))
+		r, err := s.try("tok", "browser_navigate", fmt.Sprintf(`{"tab":%q,"url":%q,"timeout_ms":30000}`, nav.Facts.Tab, site.URL+"/hang"))
+		held <- answer{r, err}
 	}()
 	select {
 	case <-arrived:
-	case r := <-held:
-		t.Fatalf("the call answered before its page did: %+v", r)
+	case a := <-held:
+		t.Fatalf("the call answered before its page did: %+v %v", a.r, a.err)
 	}
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -190,8 +228,17 @@ func TestSigtermDrains(t *testing.T) {
 		}
 	}
 	close(release)
-	if r := <-held; r.Status != "succeeded" {
-		t.Errorf("the call in flight at SIGTERM: %+v", r)
+	// Bounded: the call has timeout_ms 30000, the drain drain_ms 20000.
+	select {
+	case a := <-held:
+		if a.err != nil || a.r.Status != "succeeded" {
+			hmu.Lock()
+			n := hangs
+			hmu.Unlock()
+			t.Errorf("the call in flight at SIGTERM: %+v %v (the page was asked %d times)\n%s", a.r, a.err, n, s.log.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the call in flight at SIGTERM never answered\n%s", s.log.String())
 	}
 	s.await(t, "drained finished=true")
 	for range s.lines {
