@@ -250,6 +250,7 @@ var executorSurfaceUsers = map[string]string{
 	"pagejs/inspect.go":        "enum: browser_inspect scope",
 	"pagejs/read.go":           "enum: browser_read mode",
 	"pagejs/js.go":             "table: CredentialClasses",
+	"action/action.go":         "enum: Effect (how far an action's input got, a fact the handlers return as is)",
 }
 
 // TestExecutorReadsBoundsFromLimits: no executor file reads a bound through
