@@ -172,6 +172,9 @@ func (a *Action) Note(e surface.Effect) {
 	}
 }
 
+// noteApplied notes a step that reached the page whole.
+func (a *Action) noteApplied() { a.Note(surface.EffectApplied) }
+
 // Effect is how far input got so far.
 func (a *Action) Effect() surface.Effect {
 	if a == nil {

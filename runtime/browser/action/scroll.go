@@ -18,6 +18,10 @@ const (
 	StepRead Step = iota + 1
 	// StepReady is the wait for a target not yet rendered.
 	StepReady
+	// StepClear is clearing a field before typing into it.
+	StepClear
+	// StepFocus is moving focus to a field to type into.
+	StepFocus
 )
 
 // StepError is an error of one Step; an error of the action's own page call
