@@ -229,8 +229,6 @@ func TestExecutorImportsOnlyGenerated(t *testing.T) {
 // spec owns (CONTRIBUTING.md: no enum is typed in Go outside generated/),
 // never for a bound. A file that stops importing it must leave this list.
 var executorSurfaceUsers = map[string]string{
-	// The action's effect is the envelope's own enum, folded by one rule.
-	"action/action.go": "surface.Effect",
 	// Typed refusals: each Kind maps to a surface.Refusal and its Reason
 	// (docs/decisions/typed-refusals.md); the tests walk surface.ReasonValues.
 	"refusal.go":               "surface.Refusal, surface.Reason*, surface.DialogType",
@@ -254,6 +252,7 @@ var executorSurfaceUsers = map[string]string{
 	"pagejs/inspect.go":        "enum: browser_inspect scope",
 	"pagejs/read.go":           "enum: browser_read mode",
 	"pagejs/js.go":             "table: CredentialClasses",
+	"action/action.go":         "enum: Effect (how far an action's input got, a fact the handlers return as is)",
 }
 
 // TestExecutorReadsBoundsFromLimits: no executor file reads a bound through

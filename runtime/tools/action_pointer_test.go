@@ -72,7 +72,7 @@ func TestScrollAmountRevealAndWheel(t *testing.T) {
 	r = h.must("browser_scroll", `{"view":"`+view+`","x":`+itoa(int(x))+`,"y":`+itoa(int(y))+`,"ticks":3,"direction":"down"}`)
 	f = surface.BrowserScrollFacts{}
 	h.facts(r, &f)
-	if !f.Scrolled || f.ScrollY != 3*wheelTickPx || r.Envelope.Effect != surface.EffectApplied {
+	if !f.Scrolled || f.ScrollY != 3*surface.WheelTickPxMax || r.Envelope.Effect != surface.EffectApplied {
 		t.Fatalf("wheel on the page: %s", r.JSON)
 	}
 	// The view is stale now (the page scrolled): refused, nothing dispatched.
@@ -85,7 +85,7 @@ func TestScrollAmountRevealAndWheel(t *testing.T) {
 	h.facts(r, &f)
 	var pane float64
 	h.actEval(tab, `document.getElementById('pane').scrollTop`, &pane)
-	if !f.Scrolled || f.ScrollY != 2*wheelTickPx || pane != float64(2*wheelTickPx) {
+	if !f.Scrolled || f.ScrollY != 2*surface.WheelTickPxMax || pane != float64(2*surface.WheelTickPxMax) {
 		t.Fatalf("wheel on the pane (pane at %v): %s", pane, r.JSON)
 	}
 }

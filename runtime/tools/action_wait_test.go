@@ -12,7 +12,12 @@ import (
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
 )
+
+// waitChecks counts the executor's checks that found a condition not yet
+// holding (action.WaitChecks).
+var waitChecks = &action.WaitChecks
 
 // waitPage changes once its /go request answers: the test holds that answer
 // until the wait is under way, so the change never races the test.

@@ -17,14 +17,13 @@ func (a *act) ready(ctx context.Context, ids []int, pointer func(i int) string) 
 	return a.readyWith(ctx, ids, pointer, pagejs.LocateOptions{Keys: true, AllowObscured: true})
 }
 
-// readyToReveal waits for an element a scroll is to reveal to be rendered
-// and still (disabled or covered, it can still be shown).
-func (a *act) readyToReveal(ctx context.Context, id int, pointer string) *surface.Refusal {
-	return a.readyWith(ctx, []int{id}, func(int) string { return pointer }, pagejs.LocateOptions{Keys: true, AllowObscured: true, AllowDisabled: true})
+func (a *act) readyWith(ctx context.Context, ids []int, pointer func(i int) string, opt pagejs.LocateOptions) *surface.Refusal {
+	return a.readyRefusal(a.x.Ready(ctx, ids, opt), pointer)
 }
 
-func (a *act) readyWith(ctx context.Context, ids []int, pointer func(i int) string, opt pagejs.LocateOptions) *surface.Refusal {
-	err := a.x.Ready(ctx, ids, opt)
+// readyRefusal is the refusal of a wait for elements to take an action
+// (nil: they can); pointer names the argument of element i.
+func (a *act) readyRefusal(err error, pointer func(i int) string) *surface.Refusal {
 	if err == nil {
 		return nil
 	}

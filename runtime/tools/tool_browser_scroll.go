@@ -8,8 +8,7 @@ import (
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
-	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
-	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 )
 
@@ -18,9 +17,6 @@ import (
 func scrollFraction(amount string) float64 {
 	return float64(surface.ScrollAmountPermille[amount]) / 1000
 }
-
-// wheelTickPx is one wheel tick's delta in CSS px (spec: wheel_tick_px).
-const wheelTickPx = surface.WheelTickPxMax
 
 // BrowserScroll reveals a target, scrolls the page by an amount, or turns
 // the mouse wheel at a point of a current view.
@@ -53,27 +49,14 @@ func (ac *act) reveal(ctx context.Context, a *surface.BrowserScrollArgs, f *surf
 	if r != nil {
 		return r
 	}
-	if ac.w.Local(id) { // the reveal is page code on the tab's own session
-		ac.armAhead(ctx)
-	} else {
-		ac.arm(ctx)
-	}
-	// The reveal brings the element into view only when it is not, and names
-	// it; it runs to its end in its own task, so the quiet probe can go right
-	// behind it (Watch.Behind).
-	mark := ac.x.Behind(ctx)
-	p, err := pagejs.Reveal(ctx, ac.w, id, mark)
-	if err == nil && mark != "" {
-		ac.x.KeepBehind()
-	}
-	if pagejs.KindOf(err) == pagejs.KindHidden {
-		// Not rendered yet: wait for it as actions do (actionable.go), then reveal.
-		if r := ac.readyToReveal(ctx, id, pointer); r != nil {
-			return r
-		}
-		p, err = pagejs.Reveal(ctx, ac.w, id, "")
-	}
-	if err != nil {
+	p, err := ac.x.Reveal(ctx, id)
+	var se *action.StepError
+	switch {
+	case errors.As(err, &se) && se.Step == action.StepReady: // not rendered, and never was within the time
+		return ac.readyRefusal(se.Err, func(int) string { return pointer })
+	case errors.As(err, &se):
+		return refusalFor(se.Err, a.TimeoutMs)
+	case err != nil:
 		if errors.Is(context.Cause(ctx), browser.ErrDialogOpened) {
 			ac.note(surface.EffectApplied) // a scroll handler answered with a dialog
 			return nil
@@ -85,13 +68,6 @@ func (ac *act) reveal(ctx context.Context, a *surface.BrowserScrollArgs, f *surf
 		return r
 	}
 	el := ac.element(p.Role, p.Name)
-	if p.ScrollX == nil || p.ScrollY == nil { // a frame's element: read the page's offsets
-		m, err := pagejs.Metrics(ctx, ac.w)
-		if err != nil {
-			return refusalFor(err, a.TimeoutMs)
-		}
-		p.ScrollX, p.ScrollY = &m.ScrollX, &m.ScrollY
-	}
 	f.Scrolled, f.ScrollX, f.ScrollY = p.Scrolled, px(*p.ScrollX), px(*p.ScrollY)
 	obj := language.Target(el, ac.s.h.names)
 	if p.Scrolled {
@@ -104,26 +80,20 @@ func (ac *act) reveal(ctx context.Context, a *surface.BrowserScrollArgs, f *surf
 	return nil
 }
 
+// scrollUnits are the directions of a scroll as unit steps along x and y.
+var scrollUnits = map[string][2]float64{"up": {0, -1}, "down": {0, 1}, "left": {-1, 0}, "right": {1, 0}}
+
 func (ac *act) scrollBy(ctx context.Context, a *surface.BrowserScrollArgs, f *surface.BrowserScrollFacts, rec *language.Act) *surface.Refusal {
-	m, err := pagejs.Metrics(ctx, ac.w)
-	if err != nil {
-		return refusalFor(err, a.TimeoutMs)
+	u, ok := scrollUnits[a.Direction]
+	if !ok {
+		u = scrollUnits["down"]
 	}
-	frac := scrollFraction(a.Amount)
-	var dx, dy float64
-	switch a.Direction {
-	case "up":
-		dy = -frac * m.ViewportHeight
-	case "left":
-		dx = -frac * m.ViewportWidth
-	case "right":
-		dx = frac * m.ViewportWidth
-	default:
-		dy = frac * m.ViewportHeight
-	}
-	ac.armAhead(ctx) // page code of the main document's world
-	off, err := pagejs.ScrollBy(ctx, ac.w, math.Round(dx), math.Round(dy))
-	if err != nil {
+	off, err := ac.x.ScrollBy(ctx, u[0], u[1], scrollFraction(a.Amount))
+	var se *action.StepError
+	switch {
+	case errors.As(err, &se):
+		return refusalFor(se.Err, a.TimeoutMs)
+	case err != nil:
 		return ac.fail(ctx, err, a.TimeoutMs)
 	}
 	f.Scrolled, f.ScrollX, f.ScrollY = off.Scrolled, px(off.X), px(off.Y)
@@ -146,31 +116,18 @@ func (ac *act) wheel(ctx context.Context, a *surface.BrowserScrollArgs, f *surfa
 	if r != nil {
 		return r
 	}
-	zf := float64(ac.t.ZoomPercent()) / 100
-	css := input.Point{X: pt.X / zf, Y: pt.Y / zf}
-	before, err := offsetsAt(ctx, ac, css)
-	if err != nil {
-		return refusalFor(err, a.TimeoutMs)
-	}
-	dy := float64(wheelTickPx)
-	if a.Direction == "up" {
-		dy = -dy
-	}
 	ticks := *a.Ticks
-	// One event carries every tick, as a fast spin coalesces: Chromium
-	// scrolls for the first of several back-to-back synthetic wheel events
-	// only (measured), so separate events would under-scroll.
-	err = ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
-		return input.Wheel(ctx, ac.t.Page(), pt, 0, dy*float64(ticks))
-	})
+	before, after, err := ac.x.Wheel(ctx, ac.keyGuard(), pt, ticks, a.Direction == "up")
+	var se *action.StepError
+	if errors.As(err, &se) {
+		return refusalFor(se.Err, a.TimeoutMs)
+	}
 	if r := inputRefusal(ctx, err, a.TimeoutMs); r != nil || err != nil {
 		return r
 	}
-	goal := min(max(before.Y+dy*float64(ticks), 0), max(before.MaxY, 0))
-	after := pagejs.FollowWheel(ctx, ac.w, css.X, css.Y, before, goal)
 	f.Scrolled, f.ScrollX, f.ScrollY = after.X != before.X || after.Y != before.Y, px(after.X), px(after.Y)
 	dir := "down"
-	if dy < 0 {
+	if a.Direction == "up" {
 		dir = "up"
 	}
 	rec.Verb = fmt.Sprintf("Turned the wheel %s %s at", language.Plural(ticks, "tick", "ticks"), dir)
@@ -181,13 +138,6 @@ func (ac *act) wheel(ctx context.Context, a *surface.BrowserScrollArgs, f *surfa
 		rec.Tail = offsetsSentence(f)
 	}
 	return nil
-}
-
-// offsets are the scroll offsets of what a wheel at a point scrolls.
-type offsets = pagejs.WheelOffsets
-
-func offsetsAt(ctx context.Context, ac *act, css input.Point) (offsets, error) {
-	return pagejs.WheelOffsetsAt(ctx, ac.w, css.X, css.Y)
 }
 
 func px(v float64) int { return int(math.Round(v)) }

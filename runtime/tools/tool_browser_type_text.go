@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"unicode/utf8"
 
@@ -31,16 +32,14 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 		switch a.Branch() {
 		case surface.BrowserTypeTextBranchFocused:
 			pointer = "/focused"
-			fid, ok, err := pagejs.FocusedEditable(ctx, ac.w)
+			fo, err := ac.x.Focused(ctx)
 			if err != nil {
 				return refusalFor(err, a.TimeoutMs)
 			}
-			if !ok {
-				// Focus may be where page code cannot see (a closed shadow
-				// root, a cross-origin frame): the keys go there all the same.
-				return ac.typeUnseen(ctx, a, f, &rec, total)
+			if !fo.Seen {
+				return ac.typeUnseen(ctx, a, f, &rec, fo.Receiver)
 			}
-			id = fid
+			id = fo.ID
 		default:
 			if a.Selector != nil {
 				pointer = "/selector"
@@ -72,51 +71,36 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 			f.Target = ac.s.targetHandle(ac.t, ac.t.Generation(), id)
 		}
 		rec.Object = language.Target(el, h.names)
-		ac.arm(ctx)
-		if a.ClearFirst {
-			if err := pagejs.Clear(ctx, ac.w, id); err != nil {
-				return ac.fail(ctx, err, a.TimeoutMs)
+		typed, err := ac.x.TypeInto(ctx, ac.keyGuard(), id, it.State.Focused, a.ClearFirst, a.Text)
+		var se *action.StepError
+		if errors.As(err, &se) {
+			r := ac.fail(ctx, se.Err, a.TimeoutMs)
+			if r != nil && se.Step == action.StepFocus {
+				ac.note(surface.EffectNone)
 			}
-			ac.note(surface.EffectApplied)
-		}
-		if !it.State.Focused {
-			if err := pagejs.Focus(ctx, ac.w, id); err != nil {
-				r := ac.fail(ctx, err, a.TimeoutMs)
-				if r != nil {
-					ac.note(surface.EffectNone)
-				}
-				return r
-			}
-			if !a.ClearFirst {
-				_ = pagejs.CaretToEnd(ctx, ac.w)
-			}
-		}
-		rec.Verb = typedVerb(a.ClearFirst, 0, total)
-		if total == 0 {
-			f.Typed = true
-			return nil
-		}
-		var typed int
-		err = ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
-			n, eff, err := input.TypeText(ctx, ac.t.Page(), a.Text)
-			typed = n
-			return eff, err
-		})
-		f.CharacterCount, f.Typed = typed, typed == total
-		rec.Verb = typedVerb(a.ClearFirst, typed, total)
-		if r := inputRefusal(ctx, err, a.TimeoutMs); r != nil {
 			return r
 		}
-		if typed < total {
-			ac.cut(ctx) // a dialog stopped the typing
-			if ac.effect() == surface.EffectApplied {
-				ac.note(surface.EffectPartial)
-			}
-		}
-		return nil
+		return ac.typed(ctx, err, a, f, &rec, a.ClearFirst, typed, total)
 	})
 	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
 	return f, ac.outcome("browser_type_text", ref, rec, false, a.TimeoutMs, "the typing")
+}
+
+// typed words what typing did: the characters that reached the page, and a
+// dialog that stopped it part way.
+func (ac *act) typed(ctx context.Context, err error, a *surface.BrowserTypeTextArgs, f *surface.BrowserTypeTextFacts, rec *language.Act, cleared bool, typed, total int) *surface.Refusal {
+	f.CharacterCount, f.Typed = typed, typed == total
+	rec.Verb = typedVerb(cleared, typed, total)
+	if r := inputRefusal(ctx, err, a.TimeoutMs); r != nil {
+		return r
+	}
+	if typed < total {
+		ac.cut(ctx) // a dialog stopped the typing
+		if ac.effect() == surface.EffectApplied {
+			ac.note(surface.EffectPartial)
+		}
+	}
+	return nil
 }
 
 func typedVerb(cleared bool, typed, total int) string {
@@ -140,12 +124,8 @@ func typedVerb(cleared bool, typed, total int) string {
 // frames) names the focused element; a credential field stops for the
 // handoff, a text field or text area is typed into (the key guard checks
 // each key again), anything else takes no typed text.
-func (ac *act) typeUnseen(ctx context.Context, a *surface.BrowserTypeTextArgs, f *surface.BrowserTypeTextFacts, rec *language.Act, total int) *surface.Refusal {
+func (ac *act) typeUnseen(ctx context.Context, a *surface.BrowserTypeTextArgs, f *surface.BrowserTypeTextFacts, rec *language.Act, rc input.Receiver) *surface.Refusal {
 	const pointer = "/focused"
-	rc, err := input.FocusedReceiver(ctx, ac.t.Page(), action.Frames(ac.t))
-	if err != nil {
-		return refusalFor(err, a.TimeoutMs)
-	}
 	if rc.Credential != "" {
 		r := &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Pointer: pointer, Message: language.FocusedCredential(rc.Credential)}
 		ac.s.handoff(ac.call, ac.t, r)
@@ -154,28 +134,7 @@ func (ac *act) typeUnseen(ctx context.Context, a *surface.BrowserTypeTextArgs, f
 	if rc.Tag != "input" && rc.Tag != "textarea" || a.ClearFirst {
 		return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: language.MsgNoFocusedEditable}
 	}
-	rec.Verb = typedVerb(false, 0, total)
 	rec.Object = language.FocusedField
-	if total == 0 {
-		f.Typed = true
-		return nil
-	}
-	var typed int
-	err = ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
-		n, eff, err := input.TypeText(ctx, ac.t.Page(), a.Text)
-		typed = n
-		return eff, err
-	})
-	f.CharacterCount, f.Typed = typed, typed == total
-	rec.Verb = typedVerb(false, typed, total)
-	if r := inputRefusal(ctx, err, a.TimeoutMs); r != nil {
-		return r
-	}
-	if typed < total {
-		ac.cut(ctx)
-		if ac.effect() == surface.EffectApplied {
-			ac.note(surface.EffectPartial)
-		}
-	}
-	return nil
+	typed, err := ac.x.TypeText(ctx, ac.keyGuard(), a.Text)
+	return ac.typed(ctx, err, a, f, rec, false, typed, utf8.RuneCountInString(a.Text))
 }

@@ -2,10 +2,9 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
-	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -15,15 +14,6 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
-
-// waitPoll spaces checks of conditions the browser announces no event for
-// (text, targets, selectors). Page events (loads, commits) wake a check at
-// once. Tuning, not a contract bound.
-const waitPoll = surface.PollMsMax * time.Millisecond
-
-// waitChecks counts checks that found the condition not yet holding (tests
-// prove the poll's pace, and that a wait waited, with it).
-var waitChecks atomic.Int64
 
 // waitPhrases say what held, for the receipt.
 var waitPhrases = map[string]string{
@@ -86,131 +76,58 @@ func (h *Handler) BrowserWait(ctx context.Context, a *surface.BrowserWaitArgs) (
 	return f, done(language.Say(fmt.Sprintf("%s after %d ms.", phrase, f.ElapsedMs)), readiness, surface.EffectNone, true)
 }
 
-// waitFor checks the condition until it holds or ctx ends (a timeout
-// refusal), notifying progress on long waits.
+// waitFor asks the executor to check the condition until it holds or ctx
+// ends (a timeout refusal; a dialog's end is onTab's to report).
 func (s *session) waitFor(ctx context.Context, t *browser.Tab, a *surface.BrowserWaitArgs, start time.Time, limit int) (bool, *surface.Refusal) {
-	timeout := &surface.Refusal{Reason: surface.ReasonTimeout, Limit: strconv.Itoa(limit)}
-	progressEvery := time.Duration(surface.ProgressAfterMsMax) * time.Millisecond
-	nextProgress := start.Add(progressEvery)
-	notify := func() {
-		// The pipeline's beats carry the progress (its stage, set above);
-		// this keeps the loop waking once per beat.
-		if !time.Now().Before(nextProgress) {
-			nextProgress = nextProgress.Add(progressEvery)
-		}
-	}
+	var ok bool
+	var err error
 	if a.Branch() == surface.BrowserWaitBranchDuration {
-		end := start.Add(time.Duration(a.Value.Int()) * time.Millisecond)
-		for {
-			wait := time.Until(end)
-			if wait <= 0 {
-				return true, nil
-			}
-			if p := time.Until(nextProgress); p < wait {
-				wait = p
-			}
-			select {
-			case <-time.After(wait):
-				notify()
-			case <-ctx.Done():
-				return false, timeoutOrCause(ctx, timeout)
-			}
-		}
-	}
-	check, r := s.condition(t, a)
-	if r != nil {
-		return false, r
-	}
-	tick := time.NewTicker(waitPoll)
-	defer tick.Stop()
-	for {
-		// The tab's own state changes (commits, lifecycle steps, dialogs)
-		// wake a check before the next poll. Taken before the check, so a
-		// change during the check is not missed.
-		changed := t.Changed()
-		ok, r := check(ctx)
+		ok = action.Sleep(ctx, start, start.Add(time.Duration(a.Value.Int())*time.Millisecond))
+	} else {
+		check, r := s.condition(t, a)
 		if r != nil {
 			return false, r
 		}
-		if ok {
-			return true, nil
-		}
-		waitChecks.Add(1)
-		notify()
-		select {
-		case <-tick.C:
-		case <-changed:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			// The bound, a dialog, or the tab or browser going away.
-			return false, timeoutOrCause(ctx, timeout)
-		}
+		ok, err = action.Wait(ctx, t, check)
 	}
+	var re refusalError
+	switch {
+	case errors.As(err, &re):
+		return false, re.r
+	case errors.Is(err, action.ErrDocumentGone):
+		return false, &surface.Refusal{Reason: surface.ReasonStaleTarget, Pointer: "/target"}
+	case err != nil:
+		return false, refusalFor(err, a.TimeoutMs)
+	case ok || context.Cause(ctx) == browser.ErrDialogOpened:
+		return ok, nil
+	}
+	// The bound, or the tab or browser going away.
+	return false, &surface.Refusal{Reason: surface.ReasonTimeout, Limit: strconv.Itoa(limit)}
 }
 
-// timeoutOrCause is the timeout refusal, unless a dialog ended the wait
-// (onTab reports that).
-func timeoutOrCause(ctx context.Context, timeout *surface.Refusal) *surface.Refusal {
-	if context.Cause(ctx) == browser.ErrDialogOpened {
-		return nil
-	}
-	return timeout
-}
+// refusalError carries a check's own refusal through the executor's wait.
+type refusalError struct{ r *surface.Refusal }
 
-// condition builds the check of a wait. A check error that comes from the
-// page moving (a navigation under way) means "not yet", not a refusal.
-func (s *session) condition(t *browser.Tab, a *surface.BrowserWaitArgs) (func(ctx context.Context) (bool, *surface.Refusal), *surface.Refusal) {
+func (e refusalError) Error() string { return string(e.r.Reason) }
+
+// condition builds the executor's check of a wait.
+func (s *session) condition(t *browser.Tab, a *surface.BrowserWaitArgs) (action.Check, *surface.Refusal) {
 	text := ""
 	if a.Value != nil {
 		text = a.Value.String
 	}
-	transient := func(err error) bool {
-		k := pagejs.KindOf(err)
-		return k == pagejs.KindNavigated || k == pagejs.KindUnavailable || k == pagejs.KindStale
-	}
-	pageCheck := func(fn func(ctx context.Context, w *pagejs.World) (bool, error)) func(ctx context.Context) (bool, *surface.Refusal) {
-		return func(ctx context.Context) (bool, *surface.Refusal) {
-			ok, err := fn(ctx, s.world(t))
-			if err != nil {
-				if ctx.Err() != nil || transient(err) {
-					return false, nil
-				}
-				return false, refusalFor(err, a.TimeoutMs)
-			}
-			return ok, nil
-		}
-	}
+	world := func() *pagejs.World { return s.world(t) }
 	switch a.Branch() {
 	case surface.BrowserWaitBranchLoadReady:
-		return func(ctx context.Context) (bool, *surface.Refusal) {
-			r, err := t.Readiness(ctx)
-			return err == nil && r == browser.ReadyComplete, nil
-		}, nil
+		return action.LoadReady(t), nil
 	case surface.BrowserWaitBranchURLContains:
-		// The URL is the tab's event-fed state: catch up with the browser's
-		// events first, so a move made before the check is seen by it.
-		// A URL seen is an answer at once; "not yet" holds only once the
-		// stream has caught up (a failed catch-up, say while a navigation
-		// commits, is "not yet" too).
-		return func(ctx context.Context) (bool, *surface.Refusal) {
-			if strings.Contains(t.URL(), text) {
-				return true, nil
-			}
-			if t.Sync(ctx) != nil {
-				return false, nil
-			}
-			return strings.Contains(t.URL(), text), nil
-		}, nil
+		return action.URLContains(t, text), nil
 	case surface.BrowserWaitBranchTextPresent, surface.BrowserWaitBranchTextAbsent:
-		want := a.Branch() == surface.BrowserWaitBranchTextPresent
-		return pageCheck(func(ctx context.Context, w *pagejs.World) (bool, error) {
-			ok, err := pagejs.TextPresent(ctx, w, text)
-			return ok == want, err
-		}), nil
+		return action.TextOnPage(world, text, a.Branch() == surface.BrowserWaitBranchTextPresent), nil
 	case surface.BrowserWaitBranchSelectorPresent:
+		// What a selector's miss means is the targets' refusals': resolved here.
 		sel := a.Selector
-		return func(ctx context.Context) (bool, *surface.Refusal) {
+		return func(ctx context.Context) (bool, error) {
 			_, r := s.element(ctx, t, "", sel, "/selector")
 			switch {
 			case r == nil || r.Reason == surface.ReasonTargetAmbiguous:
@@ -219,11 +136,10 @@ func (s *session) condition(t *browser.Tab, a *surface.BrowserWaitArgs) (func(ct
 				return false, nil
 			}
 			r.Pointer = "/selector"
-			return false, r
+			return false, refusalError{r}
 		}, nil
 	}
 	// target_present / target_absent
-	present := a.Branch() == surface.BrowserWaitBranchTargetPresent
 	ref, st := s.targets.lookup(a.Target)
 	switch {
 	case st == targetUnknown:
@@ -231,21 +147,5 @@ func (s *session) condition(t *browser.Tab, a *surface.BrowserWaitArgs) (func(ct
 	case st == targetDropped || ref.tab != t.Handle():
 		return nil, &surface.Refusal{Reason: surface.ReasonStaleTarget, Pointer: "/target"}
 	}
-	return func(ctx context.Context) (bool, *surface.Refusal) {
-		if ref.gen != t.Generation() {
-			// The document it belonged to is gone: it can never be present again.
-			if present {
-				return false, &surface.Refusal{Reason: surface.ReasonStaleTarget, Pointer: "/target"}
-			}
-			return true, nil
-		}
-		ok, err := pagejs.Present(ctx, s.world(t), ref.id)
-		if err != nil {
-			if ctx.Err() != nil || transient(err) {
-				return false, nil
-			}
-			return false, refusalFor(err, a.TimeoutMs)
-		}
-		return ok == present, nil
-	}, nil
+	return action.Present(t, world, ref.id, ref.gen, a.Branch() == surface.BrowserWaitBranchTargetPresent), nil
 }

@@ -4,7 +4,10 @@
 // downloads the input started, and observes what the action caused (a
 // dialog, a landing, opened tabs, readiness). It returns those facts as a
 // plain Result and decides nothing about them: whether a landing's host is
-// allowed, what the envelope says, is the handler's and governance's.
+// allowed, what the envelope says, is the handler's and governance's. The
+// steps of the acting tools are its methods too (a reveal, a scroll, a wheel
+// turn, typing, a drag's ends and its paced drag), and so is browser_wait's
+// polling of a condition (Wait).
 package action
 
 import (
@@ -171,6 +174,9 @@ func (a *Action) Note(e surface.Effect) {
 		a.eff = surface.EffectPartial
 	}
 }
+
+// noteApplied notes a step that reached the page whole.
+func (a *Action) noteApplied() { a.Note(surface.EffectApplied) }
 
 // Effect is how far input got so far.
 func (a *Action) Effect() surface.Effect {
