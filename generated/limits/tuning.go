@@ -262,6 +262,12 @@ const (
 	FrameSessionsKeptMax = FrameSessionsKept
 )
 
+// HttpFinishMs (tuning): Longest a stopping HTTP listener waits for the answers it is writing (a call that just finished) before it closes every connection; event streams never end on their own. (ms)
+const (
+	HttpFinishMs    = 5000
+	HttpFinishMsMax = HttpFinishMs
+)
+
 // HttpHeaderMs (tuning): Longest a client may take to send a request's headers over HTTP (the workbench's too). (ms)
 const (
 	HttpHeaderMs    = 10000

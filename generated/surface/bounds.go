@@ -293,6 +293,8 @@ const (
 	FrameDepthMax              = limits.FrameDepthMax
 	FrameSessionsKept          = limits.FrameSessionsKept
 	FrameSessionsKeptMax       = limits.FrameSessionsKeptMax
+	HttpFinishMs               = limits.HttpFinishMs
+	HttpFinishMsMax            = limits.HttpFinishMsMax
 	HttpHeaderMs               = limits.HttpHeaderMs
 	HttpHeaderMsMax            = limits.HttpHeaderMsMax
 	HttpIdleConnMs             = limits.HttpIdleConnMs

@@ -5,12 +5,12 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
-	"errors"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -346,10 +346,25 @@ func ListenAndServe(ctx context.Context, addr string, h http.Handler, opts ...Li
 	if cfg.onListen != nil {
 		cfg.onListen(ln.Addr())
 	}
+	// Requests other than event streams (GET) are answers being made: a
+	// stopping listener lets them finish writing (a drain ends the moment
+	// the last call returns, before its answer is on the wire).
+	var answering sync.WaitGroup
+	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			answering.Add(1)
+			defer answering.Done()
+		}
+		h.ServeHTTP(w, r)
+	})
+	// Requests outlive ctx by that wait: their context ends once the
+	// listener has closed every connection.
+	base, endRequests := context.WithCancel(context.WithoutCancel(ctx))
+	defer endRequests()
 	// No write timeout: an SSE stream lasts as long as its session.
 	srv := &http.Server{
-		Handler:           h,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
+		Handler:           counted,
+		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: time.Duration(surface.HttpHeaderMsMax) * time.Millisecond,
 		MaxHeaderBytes:    surface.HttpHeaderBytesMax,
 		IdleTimeout:       time.Duration(surface.HttpIdleConnMsMax) * time.Millisecond,
@@ -360,11 +375,18 @@ func ListenAndServe(ctx context.Context, addr string, h http.Handler, opts ...Li
 	case err := <-served:
 		return &Error{Kind: KindListen, Addr: addr, Err: err}
 	case <-ctx.Done():
-		// Close, not Shutdown: SSE streams never go idle on their own.
-		_ = srv.Close()
-		if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
-			return &Error{Kind: KindListen, Addr: addr, Err: err}
+		// Accept nothing more, let the answers being written finish
+		// (bounded), then close every connection: not Shutdown, since SSE
+		// streams never go idle on their own.
+		_ = ln.Close()
+		<-served
+		finished := make(chan struct{})
+		go func() { answering.Wait(); close(finished) }()
+		select {
+		case <-finished:
+		case <-time.After(time.Duration(surface.HttpFinishMsMax) * time.Millisecond):
 		}
+		_ = srv.Close()
 		return nil
 	}
 }

@@ -66,6 +66,22 @@ func (s *httpServer) await(t *testing.T, want string) string {
 	return ""
 }
 
+// rest adds what stderr still says (until it ends, at most d) to the log.
+func (s *httpServer) rest(d time.Duration) {
+	end := time.After(d)
+	for {
+		select {
+		case line, ok := <-s.lines:
+			if !ok {
+				return
+			}
+			s.log.WriteString(line + "\n")
+		case <-end:
+			return
+		}
+	}
+}
+
 // post sends one MCP message and returns the status and body.
 func (s *httpServer) post(t *testing.T, token, body string, modern bool, tool string) (int, []byte) {
 	t.Helper()
@@ -235,6 +251,7 @@ func TestSigtermDrains(t *testing.T) {
 			hmu.Lock()
 			n := hangs
 			hmu.Unlock()
+			s.rest(5 * time.Second)
 			t.Errorf("the call in flight at SIGTERM: %+v %v (the page was asked %d times)\n%s", a.r, a.err, n, s.log.String())
 		}
 	case <-time.After(60 * time.Second):
