@@ -82,17 +82,7 @@ func (s *httpServer) rest(d time.Duration) {
 	}
 }
 
-// post sends one MCP message and returns the status and body.
-func (s *httpServer) post(t *testing.T, token, body string, modern bool, tool string) (int, []byte) {
-	t.Helper()
-	st, b, err := s.send(token, body, modern, tool)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st, b
-}
-
-// send is post without the test: its failure is an error.
+// send sends one MCP message and returns the status and body.
 func (s *httpServer) send(token, body string, modern bool, tool string) (int, []byte, error) {
 	req, _ := http.NewRequest(http.MethodPost, s.url+"/mcp", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
