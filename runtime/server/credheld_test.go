@@ -1,20 +1,10 @@
 package server
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
-	"github.com/ghostlight-dev/ghostlight/runtime/browser"
-	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
-	"github.com/ghostlight-dev/ghostlight/runtime/workbench"
 )
 
 // TestPersonCredentialStaysTheirs: the model's type_text stops at a password
@@ -28,72 +18,20 @@ import (
 // Release in the workbench lets script run again; so does a navigation.
 func TestPersonCredentialStaysTheirs(t *testing.T) {
 	const secret = "PERSON-SECRET-4242"
-	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<title>Sign in</title><body style="margin:0"><label>Password <input id="pw" type="password" style="position:absolute;left:0;top:40px;width:100%;height:300px"></label><p style="position:absolute;top:400px">Words</p></body>`)
-	}))
-	t.Cleanup(page.Close)
-	s, err := New(Config{Browser: browser.Config{Startup: browser.StartupAuto, Headless: true, Path: os.Getenv("GHOSTLIGHT_BROWSER")}, Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		_ = s.Close(ctx)
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	const session = "credheld"
-	call := func(tool, args string) pipeline.Result {
-		t.Helper()
-		return s.Pipeline().Call(ctx, session, tool, []byte(args), nil)
-	}
-	var nav surface.BrowserNavigateFacts
-	r := call("browser_navigate", `{"url":"`+page.URL+`/","timeout_ms":30000}`)
-	if err := json.Unmarshal(r.Envelope.Facts, &nav); err != nil || nav.Tab == "" {
-		t.Fatalf("navigate: %s", r.JSON)
-	}
-	tab := nav.Tab
+	page := serve(t, signInPage)
+	h := newCredHarness(t, page.URL+"/")
+	call, tab, wb := h.call, h.tab, h.wb
 	if r := call("browser_type_text", `{"tab":"`+tab+`","selector":{"name":"Password"},"text":"model-guess"}`); !strings.Contains(string(r.JSON), `"credential_handoff"`) {
 		t.Fatalf("type_text into the password field: %s", r.JSON)
 	}
-
-	wb := workbenchBrowser{b: s.browser, h: s.handler}
 	person := func() {
 		t.Helper()
-		lv, err := wb.Live(ctx, tab)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer lv.Close()
-		if err := lv.Input(ctx, workbench.Input{Type: "click", X: 0.5, Y: 0.1, Button: "primary", Count: 1}); err != nil {
-			t.Fatal(err)
-		}
-		if err := lv.Input(ctx, workbench.Input{Type: "text", Text: secret}); err != nil {
+		if err := h.person(secret); err != nil {
 			t.Fatal(err)
 		}
 	}
-	pageValue := func() string {
-		t.Helper()
-		bt := wb.tab(tab)
-		if bt == nil || bt.Page() == nil {
-			t.Fatal("the tab is gone")
-		}
-		res, err := bt.Page().Context(ctx).Eval(`() => document.getElementById('pw').value`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Value.Str()
-	}
-	held := func() bool {
-		for _, x := range wb.Tabs() {
-			if x.Tab == tab {
-				return x.Held
-			}
-		}
-		return false
-	}
+	pageValue := func() string { return h.page(`document.getElementById('pw').value`) }
+	held := func() bool { return h.listed().Held }
 
 	person()
 	if !wb.HandBack(tab) {
@@ -106,7 +44,7 @@ func TestPersonCredentialStaysTheirs(t *testing.T) {
 		t.Fatal("the workbench does not show the tab as holding the person's credential")
 	}
 	read := `{"tab":"` + tab + `","script":"document.getElementById('pw').value"}`
-	r = call("browser_execute", read)
+	r := call("browser_execute", read)
 	if r.Envelope.Status != surface.StatusAttentionRequired || !strings.Contains(string(r.JSON), `"credential_handoff"`) ||
 		!strings.Contains(r.Envelope.Summary, "typed a credential into this page") || !strings.Contains(r.Envelope.Summary, "Release") {
 		t.Fatalf("browser_execute on the held document: %s", r.JSON)
@@ -144,7 +82,7 @@ func TestPersonCredentialStaysTheirs(t *testing.T) {
 	// Typed again, then the tab navigates: the new document is not held.
 	// The model's script just ran on the site, so the person clears it
 	// first (credscript_test.go).
-	if err := wb.ClearSite(ctx, tab); err != nil {
+	if err := wb.ClearSite(h.ctx, tab); err != nil {
 		t.Fatal(err)
 	}
 	person()

@@ -1,20 +1,11 @@
 package server
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
-	"github.com/ghostlight-dev/ghostlight/runtime/browser"
-	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/workbench"
 )
 
@@ -31,38 +22,10 @@ import (
 // another site does not stop the person (the rule is per site).
 func TestModelScriptNeverHearsThePersonsSecret(t *testing.T) {
 	const secret = "PERSON-SECRET-7373"
-	signIn := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<title>Sign in</title><body style="margin:0"><label>Password <input id="pw" type="password" style="position:absolute;left:0;top:40px;width:100%;height:300px"></label><p id="out" style="position:absolute;top:400px">Words</p></body>`)
-	}))
-	t.Cleanup(signIn.Close)
-	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<title>Other</title><p>Another site</p>`)
-	}))
-	t.Cleanup(other.Close)
-	s, err := New(Config{Browser: browser.Config{Startup: browser.StartupAuto, Headless: true, Path: os.Getenv("GHOSTLIGHT_BROWSER")}, Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		_ = s.Close(ctx)
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	const session = "credscript"
-	call := func(tool, args string) pipeline.Result {
-		t.Helper()
-		return s.Pipeline().Call(ctx, session, tool, []byte(args), nil)
-	}
-	var nav surface.BrowserNavigateFacts
-	r := call("browser_navigate", `{"url":"`+signIn.URL+`/","timeout_ms":30000}`)
-	if err := json.Unmarshal(r.Envelope.Facts, &nav); err != nil || nav.Tab == "" {
-		t.Fatalf("navigate: %s", r.JSON)
-	}
-	tab := nav.Tab
+	signIn := serve(t, signInPage)
+	other := serve(t, `<title>Other</title><p>Another site</p>`)
+	h := newCredHarness(t, signIn.URL+"/")
+	call, tab, wb, ctx := h.call, h.tab, h.wb, h.ctx
 	listen := `{"tab":"` + tab + `","script":"localStorage.setItem('left','model'); document.getElementById('pw').addEventListener('input', function (e) { document.getElementById('out').textContent = e.target.value; localStorage.setItem('heard', e.target.value) }); 1"}`
 	if r := call("browser_execute", listen); r.Envelope.Status != surface.StatusSucceeded {
 		t.Fatalf("the model's listener: %s", r.JSON)
@@ -79,41 +42,9 @@ func TestModelScriptNeverHearsThePersonsSecret(t *testing.T) {
 		}
 	}
 	askPerson(true)
-
-	wb := workbenchBrowser{b: s.browser, h: s.handler}
-	person := func() error {
-		t.Helper()
-		lv, err := wb.Live(ctx, tab)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer lv.Close()
-		if err := lv.Input(ctx, workbench.Input{Type: "click", X: 0.5, Y: 0.1, Button: "primary", Count: 1}); err != nil {
-			t.Fatal(err)
-		}
-		return lv.Input(ctx, workbench.Input{Type: "text", Text: secret})
-	}
-	page := func(js string) string {
-		t.Helper()
-		bt := wb.tab(tab)
-		if bt == nil || bt.Page() == nil {
-			t.Fatal("the tab is gone")
-		}
-		res, err := bt.Page().Context(ctx).Eval(`() => String(` + js + `)`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Value.Str()
-	}
-	scripted := func() bool {
-		for _, x := range wb.Tabs() {
-			if x.Tab == tab {
-				return x.Scripted
-			}
-		}
-		t.Fatal("the workbench does not list the tab")
-		return false
-	}
+	person := func() error { return h.person(secret) }
+	page := h.page
+	scripted := func() bool { return h.listed().Scripted }
 
 	if !scripted() {
 		t.Fatal("the workbench does not show the site as scripted by the model")

@@ -88,7 +88,19 @@ func (l launched) waitNoPage(t *testing.T, marker string) {
 
 func newConnected(t *testing.T, l launched) *Server {
 	t.Helper()
-	s, err := New(Config{Browser: browser.Config{Startup: browser.StartupConnect, Endpoint: l.endpoint}, Version: "test"})
+	return testServer(t, browser.Config{Startup: browser.StartupConnect, Endpoint: l.endpoint})
+}
+
+// headlessServer is a server launching its own headless Chromium.
+func headlessServer(t *testing.T) *Server {
+	t.Helper()
+	return testServer(t, browser.Config{Startup: browser.StartupAuto, Headless: true, Path: os.Getenv("GHOSTLIGHT_BROWSER")})
+}
+
+// testServer is a server on bc, closed when the test ends.
+func testServer(t *testing.T, bc browser.Config) *Server {
+	t.Helper()
+	s, err := New(Config{Browser: bc, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

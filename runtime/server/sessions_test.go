@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
 )
@@ -26,15 +25,7 @@ import (
 // the workbench API are refused by the ceiling. A's tab is still open after
 // all of it.
 func TestSessionsCannotReachEachOthersTabs(t *testing.T) {
-	s, err := New(Config{Browser: browser.Config{Startup: browser.StartupAuto, Headless: true, Path: os.Getenv("GHOSTLIGHT_BROWSER")}, Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = s.Close(ctx)
-	})
+	s := headlessServer(t)
 	wb, err := s.Workbench(WorkbenchOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"html"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +15,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
-	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
 )
 
@@ -34,15 +32,7 @@ func TestUntrustedNoteThroughTheEdge(t *testing.T) {
 	}))
 	t.Cleanup(page.Close)
 
-	s, err := New(Config{Browser: browser.Config{Startup: browser.StartupAuto, Headless: true, Path: os.Getenv("GHOSTLIGHT_BROWSER")}, Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		_ = s.Close(ctx)
-	})
+	s := headlessServer(t)
 	edge := httptest.NewServer(s.Edge().HTTPHandler(mcpedge.HTTPOptions{}))
 	t.Cleanup(edge.Close)
 	c, err := client.NewStreamableHttpClient(edge.URL + mcpedge.MCPPath)
