@@ -64,6 +64,12 @@ const (
 	BrowserCloseMsMax = BrowserCloseMs
 )
 
+// BrowserHelloMs (tuning): Longest one start of a launched browser may stay silent on its DevTools pipe before it is killed and a fresh one is started, within browser_launch_ms (a start usually answers in under half a second, two on a loaded machine). (ms)
+const (
+	BrowserHelloMs    = 10000
+	BrowserHelloMsMax = BrowserHelloMs
+)
+
 // BrowserLaunchMs (tuning): Longest a launched browser may take to start listening. (ms)
 const (
 	BrowserLaunchMs    = 30000

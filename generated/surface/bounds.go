@@ -227,6 +227,8 @@ const (
 	BlockedRequestsKeptMax     = limits.BlockedRequestsKeptMax
 	BrowserCloseMs             = limits.BrowserCloseMs
 	BrowserCloseMsMax          = limits.BrowserCloseMsMax
+	BrowserHelloMs             = limits.BrowserHelloMs
+	BrowserHelloMsMax          = limits.BrowserHelloMsMax
 	BrowserLaunchMs            = limits.BrowserLaunchMs
 	BrowserLaunchMsMax         = limits.BrowserLaunchMsMax
 	CaptureAttempts            = limits.CaptureAttempts

@@ -76,6 +76,9 @@ type Config struct {
 	// LaunchTimeout bounds starting and connecting to a browser, independent of the
 	// calling context so that a short call cannot leave a half-started browser behind.
 	LaunchTimeout time.Duration
+	// HelloTimeout bounds how long one start may stay silent on its DevTools pipe
+	// before a fresh browser replaces it, within LaunchTimeout (launch).
+	HelloTimeout time.Duration
 	// CloseTimeout bounds Close.
 	CloseTimeout time.Duration
 	// ObserveTimeout bounds the best-effort observation that still fills a Landing after a
@@ -115,6 +118,7 @@ type Limits struct {
 const (
 	defaultLaunchTimeout  = time.Duration(limits.BrowserLaunchMsMax) * time.Millisecond
 	defaultCloseTimeout   = time.Duration(limits.BrowserCloseMsMax) * time.Millisecond
+	defaultHelloTimeout   = time.Duration(limits.BrowserHelloMsMax) * time.Millisecond
 	defaultObserveTimeout = time.Duration(limits.LandingReadMsMax) * time.Millisecond
 )
 
@@ -130,6 +134,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.LaunchTimeout <= 0 {
 		c.LaunchTimeout = defaultLaunchTimeout
+	}
+	if c.HelloTimeout <= 0 {
+		c.HelloTimeout = defaultHelloTimeout
 	}
 	if c.CloseTimeout <= 0 {
 		c.CloseTimeout = defaultCloseTimeout

@@ -44,13 +44,50 @@ var disabledFeatures = []string{"TranslateUI", "WebUIOmniboxPopup", "WebUIOmnibo
 // people at it.
 const LaunchFailedLog = "browser launch failed"
 
-// launch starts bin with a fresh profile and returns the DevTools websocket URL.
+// silentStart is a start that never answered on its DevTools pipe within
+// Config.HelloTimeout (browser_hello_ms) while the launch still had time: it was
+// killed, and launch starts another. Seen once in CI (a start silent for 30 s on
+// a machine where starts take 0.4 s, 2 s at worst under load), never reproduced.
+type silentStart struct {
+	printed string
+	waited  time.Duration
+}
+
+func (s *silentStart) Error() string {
+	return "the browser did not answer on its DevTools pipe within " + s.waited.String()
+}
+
+// launchAttempts bounds the starts of one launch: as many hello windows as fit in
+// the launch's own bound.
+func launchAttempts(cfg Config) int {
+	return max(1, int(cfg.LaunchTimeout/cfg.HelloTimeout))
+}
+
+// launch starts bin with a fresh profile and returns the DevTools websocket URL,
+// starting a fresh browser in place of one that went silent (silentStart), within
+// ctx and launchAttempts.
+func launch(ctx context.Context, cfg Config, bin string) (*process, string, error) {
+	cfg = cfg.withDefaults()
+	for attempt := 1; ; attempt++ {
+		p, u, err := launchOnce(ctx, cfg, bin)
+		var silent *silentStart
+		if !errors.As(err, &silent) {
+			return p, u, err
+		}
+		if attempt >= launchAttempts(cfg) || ctx.Err() != nil {
+			return nil, "", launchFailed(cfg, bin, silent.printed, err, "")
+		}
+		cfg.Logger.Warn("browser start went silent; starting a fresh one", "browser", bin, "attempt", attempt, "waited_ms", cfg.HelloTimeout.Milliseconds())
+	}
+}
+
+// launchOnce starts bin with a fresh profile and returns the DevTools websocket URL.
 // Rod never downloads a browser here: the binary is always explicit.
 //
 // The profile and XDG config live in one owned dir under TempDir. The browser's TMPDIR is
 // a second, short owned dir (under TempDir when Chromium's socket paths fit there, else
 // under /tmp), so a long TMPDIR never makes Chromium abort with "Socket path too long".
-func launch(ctx context.Context, cfg Config, bin string) (*process, string, error) {
+func launchOnce(ctx context.Context, cfg Config, bin string) (*process, string, error) {
 	SweepStale(cfg.TempDir)
 	base := tempBase(cfg.TempDir)
 	rootDir, err := MakeOwnedDir(base, ProfilePrefix)

@@ -92,7 +92,22 @@ func launchPiped(ctx context.Context, cfg Config, l *launcher.Launcher, out *sta
 		}
 		return nil, "", launchFailed(cfg, bin, out.stop(), err, "")
 	}
-	if err := pipeHello(ctx, pipe, p.exited); err != nil {
+	hctx, hcancel := context.WithTimeout(ctx, cfg.HelloTimeout)
+	err = pipeHello(hctx, pipe, p.exited)
+	windowPassed := hctx.Err() != nil
+	hcancel()
+	if err != nil && windowPassed && ctx.Err() == nil {
+		// This start went silent, not the launch's time: it is ended and the
+		// caller starts another (launch).
+		killGroup(p.pid)
+		killByArg(root)
+		_ = pipe.Close()
+		<-p.exited
+		killByArg(root)
+		removeDirs()
+		return nil, "", &silentStart{printed: out.stop(), waited: cfg.HelloTimeout}
+	}
+	if err != nil {
 		return fail(err)
 	}
 	u := ""

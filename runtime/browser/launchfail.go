@@ -165,6 +165,8 @@ func launchCause(line string, err error, cfg Config) string {
 		return "a library the browser needs is missing (" + said + "); install the browser's dependencies"
 	case strings.Contains(l, "no-sandbox") || strings.Contains(l, "no usable sandbox"):
 		return "the browser's sandbox cannot run here (" + said + ")"
+	case errors.As(err, new(*silentStart)):
+		return err.Error() + ", " + strconv.Itoa(launchAttempts(cfg)) + " times" + sayingIf(said)
 	case errors.Is(err, context.DeadlineExceeded):
 		return "it did not start within " + strconv.Itoa(int(cfg.LaunchTimeout.Seconds())) + " s" + sayingIf(said)
 	case errors.As(err, &ee) || isExecFailure(err):
