@@ -501,6 +501,21 @@ const (
 	TokenFileBytesMax = 4096
 )
 
+// TypedSecretChars (limit): Characters of one typed secret remembered, separators not counted; an echo of a longer one is masked over its first this many. (chars)
+const (
+	TypedSecretCharsMax = 256
+)
+
+// TypedSecretMinChars (limit): Shortest typed secret, separators not counted, that results mask; a shorter one would mask common words and numbers. (chars)
+const (
+	TypedSecretMinCharsMin = 6
+)
+
+// TypedSecretsKept (limit): Secrets the person typed into credential fields (each a keyed hash and a length, never the text) one session remembers so that no result quotes them back; past it the oldest is forgotten. (items)
+const (
+	TypedSecretsKeptMax = 16
+)
+
 // UploadBase64Chars (limit): Characters of one inline file's base64 (5,000,000 bytes encoded). (chars)
 const (
 	UploadBase64CharsMin = 1

@@ -156,6 +156,9 @@ const (
 	TimeoutMsDefault         = limits.TimeoutMsDefault
 	TitleCharsMax            = limits.TitleCharsMax
 	TokenFileBytesMax        = limits.TokenFileBytesMax
+	TypedSecretCharsMax      = limits.TypedSecretCharsMax
+	TypedSecretMinCharsMin   = limits.TypedSecretMinCharsMin
+	TypedSecretsKeptMax      = limits.TypedSecretsKeptMax
 	UploadBase64CharsMin     = limits.UploadBase64CharsMin
 	UploadBase64CharsMax     = limits.UploadBase64CharsMax
 	UploadFileBytesMax       = limits.UploadFileBytesMax

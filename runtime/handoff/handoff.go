@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ghostlight-dev/ghostlight/runtime/echomask"
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 )
@@ -96,6 +97,10 @@ type Store struct {
 	held map[key]uint64
 	// confirms: the person's answers to consequential actions (confirm.go).
 	confirms governance.ConfirmAnswers
+	// typed: what the person typed into credential fields, per session, as
+	// keyed hashes (typed.go).
+	typed map[string]*echomask.Set
+	runs  uint64
 }
 
 // SetOptions says how handoffs reach the person (call before serving).

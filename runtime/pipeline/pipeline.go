@@ -121,6 +121,7 @@ type Pipeline struct {
 	origins   origins       // per session: where page text came from (origin.go)
 	approvals approvals     // per session: flows the person allowed (origin.go)
 	replica   string        // Options.Replica
+	mask      func(session string) func(string) (string, bool)
 }
 
 // Options configure a Pipeline.
@@ -141,6 +142,9 @@ type Options struct {
 	// another replica is refused other_replica before anything runs
 	// (replica.go). "": no check.
 	Replica string
+	// Mask, when set, returns what masks the session's typed secrets in a
+	// result's text, or nil when there are none (mask.go).
+	Mask func(session string) func(string) (string, bool)
 }
 
 // Surface is one more catalog: its lookup and the handler its tools' Invoke
@@ -158,7 +162,7 @@ func New(o Options) *Pipeline {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Pipeline{handler: o.Handler, surfaces: o.Surfaces, authority: o.Authority, audit: o.Audit, journal: o.Journal, log: o.Logger, ids: handle.New(invocationBody), replica: o.Replica}
+	return &Pipeline{handler: o.Handler, surfaces: o.Surfaces, authority: o.Authority, audit: o.Audit, journal: o.Journal, log: o.Logger, ids: handle.New(invocationBody), replica: o.Replica, mask: o.Mask}
 }
 
 // Invocation is the per-call state handlers reach through the context.
@@ -397,6 +401,14 @@ func (p *Pipeline) finish(inv *Invocation, start time.Time, args surface.Args, f
 	}
 	inv.carryWouldDeny() // monitor.go
 	env.Facts = withCarried(factsJSON(facts, out.Refusal), inv.carry)
+	var mask func(string) (string, bool)
+	if p.mask != nil {
+		mask = p.mask(inv.Session)
+	}
+	if mask != nil { // mask.go
+		env.Facts = maskJSON(env.Facts, mask)
+		out.Summary, out.NextSteps = maskText(out.Summary, out.NextSteps, mask)
+	}
 	p.remember(inv, env.Facts, out.Summary) // origin.go
 	// Audit before the answer exists: the line is on disk before the call
 	// returns, and a line that could not be written is said in the summary.
@@ -411,6 +423,9 @@ func (p *Pipeline) finish(inv *Invocation, start time.Time, args surface.Args, f
 		text.Summary = strings.Join(inv.notes, " ") + " " + text.Summary
 	}
 	text = language.Bounded(text)
+	if mask != nil { // the notes and the refusal's words too
+		text.Summary, text.NextSteps = maskText(text.Summary, text.NextSteps, mask)
+	}
 	env.Summary, env.NextSteps = text.Summary, text.NextSteps
 	if text.PageQuoted || inv.pageQuoted.Load() {
 		env.UntrustedQuotes = true

@@ -153,7 +153,8 @@ func New(cfg Config) (*Server, error) {
 	if verbs {
 		more = append(more, operatorverbs.Surface())
 	}
-	p := pipeline.New(pipeline.Options{Handler: h, Authority: policy, Audit: cfg.Audit, Journal: cfg.Journal, Logger: cfg.Logger, Surfaces: more, Replica: cfg.Replica})
+	p := pipeline.New(pipeline.Options{Handler: h, Authority: policy, Audit: cfg.Audit, Journal: cfg.Journal, Logger: cfg.Logger, Surfaces: more, Replica: cfg.Replica,
+		Mask: h.Person().Masker}) // the person's typed secrets never come back (typedrun.go)
 	s := &Server{browser: b, handler: h, pipeline: p, log: cfg.Logger, policy: policy, journal: journal, ghostlight: ghostlight, operator: verbs, self: self, metrics: m}
 	e, err := mcpedge.New(dispatcher{s}, mcpedge.Options{Name: "ghostlight", Version: cfg.Version, Logger: cfg.Logger, Limits: EdgeLimits(),
 		Advertise: advertise(policy), RootsWait: surface.RootsRequestMsMax * time.Millisecond,

@@ -140,7 +140,8 @@ func (a workbenchBrowser) Live(ctx context.Context, handle string) (workbench.Li
 		detach()
 		return nil, err
 	}
-	lv := &liveView{v: v, frames: make(chan workbench.Frame), t: t, h: a.h}
+	lv := &liveView{v: v, frames: make(chan workbench.Frame), t: t, h: a.h,
+		typed: &typedRun{person: a.h.Person(), session: t.Workspace().ID()}}
 	go func() {
 		defer close(lv.frames)
 		for f := range v.Frames() {
@@ -217,6 +218,8 @@ type liveView struct {
 	// a credential field (browser_execute is then refused on the document).
 	t *browser.Tab
 	h *tools.Handler
+	// typed follows the person's keys into a credential field (typedrun.go).
+	typed *typedRun
 }
 
 func (l *liveView) Frames() <-chan workbench.Frame { return l.frames }
@@ -225,6 +228,7 @@ func (l *liveView) Close()                         { l.v.Close() }
 func (l *liveView) Input(ctx context.Context, e workbench.Input) error {
 	switch e.Type {
 	case "click":
+		l.typed.end() // a click may move focus: the next key starts a new run
 		return l.v.Click(ctx, e.X, e.Y, e.Button, e.Count)
 	case "wheel":
 		return l.v.Wheel(ctx, e.X, e.Y, e.DX, e.DY)
@@ -243,6 +247,9 @@ func (l *liveView) Input(ctx context.Context, e workbench.Input) error {
 			// Held before the first key goes: a frame the page paints
 			// with it is never kept, and no script or picture reads it.
 			l.h.Person().Hold(l.t.Workspace().ID(), l.t.Handle(), gen)
+			l.typed.credential(e) // remembered as a hash before the key goes
+		} else {
+			l.typed.end()
 		}
 		if e.Type == "key" {
 			return l.v.Key(ctx, e.Key, e.Modifiers)

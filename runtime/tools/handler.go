@@ -103,6 +103,7 @@ func (h *Handler) Release(ctx context.Context, id string) error {
 			recs.discardAll() // frames never outlive their session
 		}
 	}
+	h.person.Forget(id) // what the person typed goes with the session
 	return h.b.ReleaseWorkspace(ctx, id)
 }
 

@@ -1,0 +1,138 @@
+package echomask
+
+import (
+	"hash/maphash"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Limits bound a Set (spec/bounds_secrets.cue).
+type Limits struct {
+	Kept     int // secrets kept; past it the oldest goes
+	MinChars int // shortest secret masked, separators not counted
+	Chars    int // characters of a secret remembered
+}
+
+// Set is one session's typed secrets. It is not safe for concurrent use:
+// its owner (runtime/handoff.Store) holds its lock around every call.
+type Set struct {
+	l       Limits
+	seed    maphash.Seed
+	entries []entry // oldest first
+}
+
+type entry struct {
+	run uint64 // the typing run that made it: a later key replaces it
+	n   int    // length in characters, separators not counted
+	h   uint64
+}
+
+// New returns an empty set with its own seed.
+func New(l Limits) *Set { return &Set{l: l, seed: maphash.MakeSeed()} }
+
+// Empty reports whether nothing is kept.
+func (s *Set) Empty() bool { return len(s.entries) == 0 }
+
+// Put remembers what the person has typed so far in one run (one field,
+// from its first key to focus leaving it), replacing the run's earlier
+// state. A run shorter than MinChars is forgotten.
+func (s *Set) Put(run uint64, typed string) {
+	for i, e := range s.entries {
+		if e.run == run {
+			s.entries = append(s.entries[:i], s.entries[i+1:]...)
+			break
+		}
+	}
+	norm := normalize(typed, s.l.Chars)
+	n := utf8.RuneCountInString(norm)
+	if n < s.l.MinChars {
+		return
+	}
+	if len(s.entries) >= s.l.Kept {
+		s.entries = s.entries[1:]
+	}
+	s.entries = append(s.entries, entry{run: run, n: n, h: maphash.String(s.seed, norm)})
+}
+
+// Mask returns text with every echo of a kept secret masked, and whether
+// anything was.
+func (s *Set) Mask(text string) (string, bool) {
+	if len(s.entries) == 0 || len(text) < s.l.MinChars {
+		return text, false
+	}
+	// The text without separators, and where each of its characters was.
+	var kept strings.Builder
+	var off []int    // byte offset in kept of each character, and the end
+	var spans []span // byte span in text of each character of kept
+	for i, r := range text {
+		if separator(r) {
+			continue
+		}
+		off = append(off, kept.Len())
+		kept.WriteRune(r)
+		spans = append(spans, span{i, i + utf8.RuneLen(r)})
+	}
+	off = append(off, kept.Len())
+	k := kept.String()
+	want := map[entry]bool{}
+	lengths := map[int]bool{}
+	for _, e := range s.entries {
+		want[entry{n: e.n, h: e.h}] = true
+		lengths[e.n] = true
+	}
+	var hits []span
+	for n := range lengths {
+		for i := 0; i+n <= len(spans); i++ {
+			if want[entry{n: n, h: maphash.String(s.seed, k[off[i]:off[i+n]])}] {
+				hits = append(hits, span{spans[i].start, spans[i+n-1].end})
+			}
+		}
+	}
+	if len(hits) == 0 {
+		return text, false
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	for i, r := range text {
+		if covered(hits, i) {
+			b.WriteByte('*')
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String(), true
+}
+
+type span struct{ start, end int }
+
+func covered(hits []span, i int) bool {
+	for _, h := range hits {
+		if i >= h.start && i < h.end {
+			return true
+		}
+	}
+	return false
+}
+
+// separator: what a page puts between a secret's characters to show it.
+func separator(r rune) bool {
+	return unicode.IsSpace(r) || strings.ContainsRune("-./()", r)
+}
+
+// normalize is typed without separators, cut to chars characters.
+func normalize(typed string, chars int) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range typed {
+		if separator(r) {
+			continue
+		}
+		if n == chars {
+			break
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
