@@ -75,17 +75,19 @@ func (s *Set) Mask(text string) (string, bool) {
 	}
 	off = append(off, kept.Len())
 	k := kept.String()
-	want := map[entry]bool{}
-	lengths := map[int]bool{}
+	byLen := map[int][]uint64{} // at most Kept hashes in all: a scan beats a map
 	for _, e := range s.entries {
-		want[entry{n: e.n, h: e.h}] = true
-		lengths[e.n] = true
+		byLen[e.n] = append(byLen[e.n], e.h)
 	}
 	var hits []span
-	for n := range lengths {
+	for n, hs := range byLen {
 		for i := 0; i+n <= len(spans); i++ {
-			if want[entry{n: n, h: maphash.String(s.seed, k[off[i]:off[i+n]])}] {
-				hits = append(hits, span{spans[i].start, spans[i+n-1].end})
+			h := maphash.String(s.seed, k[off[i]:off[i+n]])
+			for _, w := range hs {
+				if h == w {
+					hits = append(hits, span{spans[i].start, spans[i+n-1].end})
+					break
+				}
 			}
 		}
 	}
