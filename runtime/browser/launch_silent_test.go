@@ -1,3 +1,5 @@
+//go:build linux
+
 package browser
 
 import (
@@ -53,6 +55,8 @@ func gone(t *testing.T, pids []int) {
 		}
 	}
 }
+
+// (Linux: the pipe launch is where a silent start is told.)
 
 // A start that never answers on its pipe is killed once its hello window
 // passes, and a fresh browser takes its place within the launch's bound (once
