@@ -18,7 +18,8 @@ import (
 // TestDependenciesPointOneWay: the server binary carries no CUE loader and no
 // generator; generated/ imports nothing of runtime/ or gen/; the support
 // package both gen/ and generated/ import depends on nothing of the module;
-// the executor knows nothing of MCP; the MCP edge nothing of rod.
+// the executor knows nothing of MCP; the MCP edge nothing of rod; the
+// boundary's wiring (runtime/boundary) nothing of the handlers or MCP.
 func TestDependenciesPointOneWay(t *testing.T) {
 	deps := func(pkg string) []string {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()
@@ -40,8 +41,10 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		"../runtime/metrics":    {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/pipeline", mod + "runtime/mcpedge"},
 		"../runtime/governance": {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go"},
 		// What waits on the person is plain state: no browser, no MCP, no call.
-		"../runtime/handoff":   {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/pipeline", mod + "runtime/mcpedge", mod + "runtime/tools"},
-		"../runtime/pipeline":  {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser"},
+		"../runtime/handoff":  {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/pipeline", mod + "runtime/mcpedge", mod + "runtime/tools"},
+		"../runtime/pipeline": {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser"},
+		// The boundary's wiring joins governance to the executor, below the handlers.
+		"../runtime/boundary":  {"cuelang.org/", mod + "gen/", "github.com/mark3labs/mcp-go", mod + "runtime/mcpedge", mod + "runtime/tools", mod + "runtime/server"},
 		"../runtime/workbench": {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/tools"},
 	}
 	for pkg, bad := range forbid {

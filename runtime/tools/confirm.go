@@ -104,7 +104,7 @@ func (s *session) holdDownloads(ctx context.Context, t *browser.Tab, gctx contex
 	}
 	r.Tab = tab
 	hs := &s.h.held
-	// The handoff opens only once a download was held (carryDownloads),
+	// The handoff opens only once a download was held (boundary.CarryDownloads),
 	// without asking the client: the result is being written by then.
 	quiet := context.WithValue(context.WithoutCancel(ctx), elicitKey{}, Elicit(nil))
 	hs.mu.Lock()

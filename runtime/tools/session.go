@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/boundary"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/evidence"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
@@ -67,7 +68,7 @@ func (s *session) pageWorld(t *browser.Tab) *world {
 		return w // no live page yet: nothing is kept
 	}
 	w.w.SetLimits(pagejs.Limits{NameMax: surface.TargetNameCharsMax, TitleMax: surface.TitleCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete})
-	w.w.SetFrames(frameSource(t)) // cross-origin frames of admitted hosts (boundary.go)
+	w.w.SetFrames(boundary.FrameSource(t)) // cross-origin frames of admitted hosts
 	keptWorld.Put(t, w)
 	return w
 }

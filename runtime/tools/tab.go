@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/boundary"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
@@ -48,8 +49,9 @@ func (s *session) noteRelaunch(ctx context.Context) {
 	}
 	if inv != nil { // taking twice in one call adds nothing
 		inv.Carry(func(r *surface.Refusal) { r.PopupsClosed += s.ws.TakePopupsClosed() })
-		s.carryBlocked(ctx)   // requests_blocked, blocked_hosts (boundary.go)
-		s.carryDownloads(inv) // download (download.go)
+		boundary.CarryBlocked(s.ws, inv) // requests_blocked, blocked_hosts
+		// download; one held for the person opens its handoff (confirm.go)
+		boundary.CarryDownloads(s.ws, inv, func(held bool) { s.askHeldDownload(inv, held) })
 	}
 }
 
@@ -85,7 +87,7 @@ func (s *session) onTab(ctx context.Context, t *browser.Tab, fn func(ctx context
 }
 
 // onTabSaying is onTab that hands said the popups its result says were
-// closed (see noteBlocked), once fn has returned.
+// closed (boundary.NoteHeld), once fn has returned.
 func (s *session) onTabSaying(ctx context.Context, t *browser.Tab, fn func(ctx context.Context) *surface.Refusal, said func([]browser.Blocked)) *surface.Refusal {
 	return s.holding(ctx, t, said, func(hctx context.Context) (*surface.Refusal, error) {
 		var ref *surface.Refusal
@@ -122,13 +124,12 @@ func (s *session) holding(ctx context.Context, t *browser.Tab, said func([]brows
 	mark := s.ws.BlockedMark()
 	// The call's authority decides the tab's requests while it holds it.
 	defer func() {
-		popups := s.ws.SayPopups(mark, t.Handle())
-		noteBlocked(ctx, append(otherThanPopups(s.ws.BlockedSince(mark, t.Handle())), popups...))
+		popups := boundary.NoteHeld(ctx, s.ws, mark, t.Handle())
 		if said != nil {
 			said(popups)
 		}
 	}()
-	ref, err := hold(s.holdDownloads(ctx, t, governed(ctx))) // confirm.go
+	ref, err := hold(s.holdDownloads(ctx, t, boundary.Governed(ctx))) // confirm.go
 	if err != nil {
 		return refusalFor(err, 0)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/boundary"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
@@ -50,7 +51,7 @@ func (h *Handler) BrowserDialog(ctx context.Context, a *surface.BrowserDialogArg
 		text = a.Text
 	}
 	readiness := ""
-	err := t.Do(governed(ctx), func(ctx context.Context) error { // the call's hosts hold what the answer starts
+	err := t.Do(boundary.Governed(ctx), func(ctx context.Context) error { // the call's hosts hold what the answer starts
 		if err := input.HandleDialog(ctx, t.Page(), accept, text); err != nil {
 			return err
 		}

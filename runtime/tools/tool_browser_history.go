@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/boundary"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 )
@@ -22,7 +23,7 @@ func (h *Handler) BrowserHistory(ctx context.Context, a *surface.BrowserHistoryA
 	if r := admitPage(ctx, t); r != nil {
 		return nil, refused(r)
 	}
-	land, err := t.History(governed(ctx), a.Action, a.BypassCache)
+	land, err := t.History(boundary.Governed(ctx), a.Action, a.BypassCache)
 	if err != nil {
 		ref := refusalFor(err, a.TimeoutMs)
 		if ref.Reason == surface.ReasonNoHistoryEntry {

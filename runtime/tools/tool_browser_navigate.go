@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/boundary"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
@@ -17,7 +18,7 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 	s := h.session(ctx)
 	ctx, cancel := deadline(ctx, a.TimeoutMs)
 	defer cancel()
-	ctx = governed(ctx) // every hop is held to the call's authority
+	ctx = boundary.Governed(ctx) // every hop is held to the call's authority
 	discard := a.Beforeunload == "discard"
 	pipeline.FromContext(ctx).Stage("Navigating to " + language.Host(a.URL)) // progress a client sees
 	f := &surface.BrowserNavigateFacts{}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/boundary"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/recorder"
@@ -118,7 +119,7 @@ func (h *Handler) BrowserRecord(ctx context.Context, a *surface.BrowserRecordArg
 	if inv := pipeline.FromContext(ctx); a.Download && (inv == nil || inv.Authority == nil || !inv.Authority.AllowsDownloads()) {
 		// Checked before anything changes: a save must not auto-stop and
 		// then refuse.
-		return nil, refused(downloadsDenied(inv))
+		return nil, refused(boundary.DownloadsDenied(inv))
 	}
 	rec, r := s.recs().resolve(a.Recording)
 	if r != nil {
@@ -301,11 +302,11 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 // and its report. The result names the file and its size, never a path.
 func (s *session) recordDownload(ctx context.Context, rec *recording, f *surface.BrowserRecordFacts, data []byte, reduced bool) (*surface.BrowserRecordFacts, surface.Outcome) {
 	name := replayName(rec.handle)
-	d, err := rec.tab.SaveAsDownload(governed(ctx), name, "image/gif", data)
+	d, err := rec.tab.SaveAsDownload(boundary.Governed(ctx), name, "image/gif", data)
 	s.ws.TakeDownloads() // this result reports it; the next one must not again
 	if err != nil {
 		if errors.Is(err, browser.ErrDownloadsDenied) {
-			return nil, refused(downloadsDenied(pipeline.FromContext(ctx)))
+			return nil, refused(boundary.DownloadsDenied(pipeline.FromContext(ctx)))
 		}
 		return nil, refused(refusalFor(err, surface.TimeoutMsDefault))
 	}
@@ -314,7 +315,7 @@ func (s *session) recordDownload(ctx context.Context, rec *recording, f *surface
 	if d.State != surface.DownloadStateCompleted {
 		// The browser did not finish the file: say so, with the download fact.
 		return f, surface.Outcome{Status: surface.StatusFailed, Effect: surface.EffectUnknown,
-			Refusal: &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/download", Download: downloadFact(d, 1),
+			Refusal: &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/download", Download: boundary.DownloadFact(d, 1),
 				Message: language.ReplayDownloadEnded(string(d.State))}}
 	}
 	return f, done(language.RecordSaved(rec.handle, f.DurationMs, f.Delivery, name, reduced), "", surface.EffectApplied, false)

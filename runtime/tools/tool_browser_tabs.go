@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/boundary"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 )
@@ -37,7 +38,7 @@ func (h *Handler) BrowserTabs(ctx context.Context, a *surface.BrowserTabsArgs) (
 		withheldNote(ctx, withheld, language.Plural(withheld, "tab is", "tabs are"))
 		return f, done(tabsText(f, len(infos), crashedOf(infos)), "", surface.EffectNone, true)
 	case surface.BrowserTabsBranchFocus:
-		r, err := s.ws.Focus(governed(ctx), a.Tab)
+		r, err := s.ws.Focus(boundary.Governed(ctx), a.Tab)
 		s.noteRelaunch(ctx)
 		if err != nil {
 			return nil, refused(refusalFor(err, surface.TimeoutMsDefault))
