@@ -2,6 +2,7 @@ package language
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -40,6 +41,61 @@ type Act struct {
 
 // At names a view point: "(120, 48) in view_3".
 func At(x, y int, view string) string { return fmt.Sprintf("(%d, %d) in %s", x, y, view) }
+
+// Clicked is a click receipt's verb: "Clicked", "Double-clicked",
+// "Right-clicked", "Middle-triple-clicked".
+func Clicked(button string, count int) string {
+	verb := "clicked"
+	switch count {
+	case 2:
+		verb = "double-clicked"
+	case 3:
+		verb = "triple-clicked"
+	}
+	switch button {
+	case surface.BrowserClickButtonSecondary:
+		return "Right-" + verb
+	case surface.BrowserClickButtonMiddle:
+		return "Middle-" + verb
+	}
+	return capitalize(verb)
+}
+
+// Pressed is a key press receipt's verb: "Pressed Enter", "Pressed Tab 3
+// times"; in when the keys went to a target the receipt names ("Pressed
+// Enter in").
+func Pressed(label string, repeat int, in bool) string {
+	verb := "Pressed " + label
+	if repeat > 1 {
+		verb += " " + strconv.Itoa(repeat) + " times"
+	}
+	if in {
+		verb += " in"
+	}
+	return verb
+}
+
+// Filled is a form fill receipt's verb: "Filled 2 fields"; of > 0 says how
+// many were asked when not all reached the page ("Filled 1 field of 3").
+func Filled(n, of int) string {
+	verb := "Filled " + Plural(n, "field", "fields")
+	if of > 0 {
+		verb += " of " + strconv.Itoa(of)
+	}
+	return verb
+}
+
+// FilledAndClicked is Filled, every field set, then the submit control
+// clicked: "Filled 2 fields and clicked".
+func FilledAndClicked(n int) string { return Filled(n, 0) + " and clicked" }
+
+// What an action's input is called when its result is unknown
+// (ActionUnknown's what).
+const (
+	WhatClick       = "the click"
+	WhatKeyPress    = "the key press"
+	WhatSubmitClick = "the submit click"
+)
 
 // Acted is the element an action hit: its role noun and, when names are
 // kept, its accessible name. The receipt says it in the summary only (the

@@ -36,3 +36,23 @@ func TestActionReceipts(t *testing.T) {
 		}
 	}
 }
+
+// TestActionVerbs: the verbs the click, key press and form fill receipts
+// begin with.
+func TestActionVerbs(t *testing.T) {
+	for got, want := range map[string]string{
+		Clicked(surface.BrowserClickButtonPrimary, 1):   "Clicked",
+		Clicked(surface.BrowserClickButtonPrimary, 2):   "Double-clicked",
+		Clicked(surface.BrowserClickButtonSecondary, 1): "Right-clicked",
+		Clicked(surface.BrowserClickButtonMiddle, 3):    "Middle-triple-clicked",
+		Pressed("Enter", 1, false):                      "Pressed Enter",
+		Pressed("Control+a", 3, true):                   "Pressed Control+a 3 times in",
+		Filled(1, 0):                                    "Filled 1 field",
+		Filled(1, 3):                                    "Filled 1 field of 3",
+		FilledAndClicked(2):                             "Filled 2 fields and clicked",
+	} {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package language
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // The sentences of handler refusals (surface.Refusal.Message): what a
 // refusal says of its field and rule, kept here beside the words that
@@ -112,4 +115,14 @@ func StoppedInBrowser(layer string) string {
 // StoppedInBrowserNoTab: as StoppedInBrowser, for a navigation that kept no tab.
 func StoppedInBrowserNoTab(layer string) string {
 	return LayerHostRules(layer) + " stopped it before it left the browser, so no tab was kept"
+}
+
+// ViewPointOutside: a view point past the edges of the view's image.
+func ViewPointOutside(x, y, width, height int) string {
+	return fmt.Sprintf("(%d, %d) is outside the %dx%d image", x, y, width, height)
+}
+
+// ViewPointHidden: a view point on a part of the page the viewport does not show.
+func ViewPointHidden(x, y int) string {
+	return fmt.Sprintf("(%d, %d) is not in the visible part of the page; scroll it into view first", x, y)
 }

@@ -7,7 +7,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -108,7 +107,7 @@ func (a *act) viewPoint(ctx context.Context, view string, x, y int, pointer stri
 		return input.Point{}, a.s.views.missing(view, pointer)
 	}
 	if e.tab != a.t.Handle() {
-		return input.Point{}, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: pointer, Message: "that view belongs to another tab"}
+		return input.Point{}, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: pointer, Message: language.MsgViewOtherTab}
 	}
 	// The model names a pixel; its centre is the point.
 	pt, fault, err := a.x.ViewPoint(ctx, e.view, float64(x)+0.5, float64(y)+0.5)
@@ -119,10 +118,10 @@ func (a *act) viewPoint(ctx context.Context, view string, x, y int, pointer stri
 		return input.Point{}, &surface.Refusal{Reason: surface.ReasonStaleView, Pointer: pointer}
 	case fault == action.ViewOutside:
 		return input.Point{}, &surface.Refusal{Reason: surface.ReasonRegionOutside, Pointer: pointer,
-			Message: fmt.Sprintf("(%d, %d) is outside the %dx%d image", x, y, e.view.ImageWidth, e.view.ImageHeight)}
+			Message: language.ViewPointOutside(x, y, e.view.ImageWidth, e.view.ImageHeight)}
 	case fault == action.ViewHidden:
 		return input.Point{}, &surface.Refusal{Reason: surface.ReasonRegionOutside, Pointer: pointer,
-			Message: fmt.Sprintf("(%d, %d) is not in the visible part of the page; scroll it into view first", x, y)}
+			Message: language.ViewPointHidden(x, y)}
 	}
 	return pt, nil
 }

@@ -20,7 +20,7 @@ func (h *Handler) BrowserClick(ctx context.Context, a *surface.BrowserClickArgs)
 		return nil, refused(ref)
 	}
 	f := &surface.BrowserClickFacts{Tab: t.Handle(), Target: a.Target, View: a.View}
-	rec := language.Act{Verb: clickVerb(a.Button, a.ClickCount)}
+	rec := language.Act{Verb: language.Clicked(a.Button, a.ClickCount)}
 	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
 		pt, r := ac.point(ctx, a.Branch() == surface.BrowserClickBranchPoint, a.Target, a.Selector, a.View, a.X, a.Y, pagejs.LocateOptions{}, &rec)
 		if r != nil {
@@ -38,7 +38,7 @@ func (h *Handler) BrowserClick(ctx context.Context, a *surface.BrowserClickArgs)
 	})
 	f.Activated = ac.dispatched()
 	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
-	return f, ac.outcome("browser_click", ref, rec, false, a.TimeoutMs, "the click")
+	return f, ac.outcome("browser_click", ref, rec, false, a.TimeoutMs, language.WhatClick)
 }
 
 // point resolves the location of a pointer action: a view point, or a
@@ -71,28 +71,4 @@ func (ac *act) point(ctx context.Context, byView bool, target string, sel *surfa
 	}
 	rec.Object = language.Target(e, ac.s.h.names)
 	return pt, nil
-}
-
-func clickVerb(button string, count int) string {
-	verb := "Clicked"
-	switch count {
-	case 2:
-		verb = "Double-clicked"
-	case 3:
-		verb = "Triple-clicked"
-	}
-	switch button {
-	case surface.BrowserClickButtonSecondary:
-		return "Right-" + lowerFirst(verb)
-	case surface.BrowserClickButtonMiddle:
-		return "Middle-" + lowerFirst(verb)
-	}
-	return verb
-}
-
-func lowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return string(s[0]+'a'-'A') + s[1:]
 }

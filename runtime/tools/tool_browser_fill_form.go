@@ -77,15 +77,16 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 				r := ac.fail(ctx, err, a.TimeoutMs)
 				if r == nil { // the field's own handlers opened a dialog: it was set
 					f.FilledCount++
-					rec.Verb = "Filled " + language.Plural(f.FilledCount, "field", "fields")
+					of := 0
 					if f.FilledCount < len(a.Fields) || submit {
 						// The rest never reached the page: a partial effect.
-						rec.Verb += " of " + strconv.Itoa(len(a.Fields))
+						of = len(a.Fields)
 						ac.note(surface.EffectNone)
 					}
+					rec.Verb = language.Filled(f.FilledCount, of)
 					return nil
 				}
-				rec.Verb = "Filled " + language.Plural(f.FilledCount, "field", "fields") + " of " + strconv.Itoa(len(a.Fields))
+				rec.Verb = language.Filled(f.FilledCount, len(a.Fields))
 				if pagejs.KindOf(err) == pagejs.KindNavigated {
 					ac.note(surface.EffectUnknown)
 				} else {
@@ -97,7 +98,7 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 			ac.note(surface.EffectApplied)
 			f.FilledCount++
 		}
-		rec.Verb = "Filled " + language.Plural(f.FilledCount, "field", "fields")
+		rec.Verb = language.Filled(f.FilledCount, 0)
 		if !submit {
 			return nil
 		}
@@ -106,7 +107,7 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 			ac.note(surface.EffectNone)
 			return r
 		}
-		rec.Verb += " and clicked"
+		rec.Verb = language.FilledAndClicked(f.FilledCount)
 		rec.Object = language.Target(el, h.names)
 		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
 			return input.Click(ctx, ac.t.Page(), pt, surface.BrowserClickButtonPrimary, surface.ClickCountDefault)
@@ -118,7 +119,7 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 		f.Submitted = true
 	}
 	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
-	return f, ac.outcome("browser_fill_form", ref, rec, !submit, a.TimeoutMs, "the submit click")
+	return f, ac.outcome("browser_fill_form", ref, rec, !submit, a.TimeoutMs, language.WhatSubmitClick)
 }
 
 // formValue converts a decoded field value to the page's typed value.

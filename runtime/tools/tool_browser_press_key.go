@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -73,11 +72,7 @@ func (h *Handler) BrowserPressKey(ctx context.Context, a *surface.BrowserPressKe
 		label = strings.Join(a.Modifiers, "+") + "+(" + label + ")"
 	}
 	f := &surface.BrowserPressKeyFacts{Tab: t.Handle(), Key: label}
-	verb := "Pressed " + label
-	if repeat > 1 {
-		verb += " " + strconv.Itoa(repeat) + " times"
-	}
-	rec := language.Act{Verb: verb}
+	rec := language.Act{Verb: language.Pressed(label, repeat, false)}
 	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
 		if a.Target != "" || a.Selector != nil {
 			id, r := ac.resolve(ctx, a.Target, a.Selector, locator(a.Selector, "/target", "/selector"))
@@ -96,7 +91,7 @@ func (h *Handler) BrowserPressKey(ctx context.Context, a *surface.BrowserPressKe
 			if it.Credential && types {
 				return ac.credential(it, "/target")
 			}
-			rec.Verb += " in"
+			rec.Verb = language.Pressed(label, repeat, true)
 			rec.Object = language.Target(ac.element(it.Role, it.Name), h.names)
 			if !it.State.Focused {
 				ac.arm(ctx)
@@ -128,5 +123,5 @@ func (h *Handler) BrowserPressKey(ctx context.Context, a *surface.BrowserPressKe
 		f.Pressed = 1
 	}
 	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
-	return f, ac.outcome("browser_press_key", ref, rec, false, a.TimeoutMs, "the key press")
+	return f, ac.outcome("browser_press_key", ref, rec, false, a.TimeoutMs, language.WhatKeyPress)
 }
