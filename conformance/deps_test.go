@@ -45,6 +45,8 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		"../runtime/pipeline": {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser"},
 		// The boundary's wiring joins governance to the executor, below the handlers.
 		"../runtime/boundary": {"cuelang.org/", mod + "gen/", "github.com/mark3labs/mcp-go", mod + "runtime/mcpedge", mod + "runtime/tools", mod + "runtime/server"},
+		// Errors become refusals below the handlers, above the executor.
+		"../runtime/refusal": {"github.com/mark3labs/mcp-go", mod + "runtime/pipeline", mod + "runtime/governance", mod + "runtime/mcpedge", mod + "runtime/tools", mod + "runtime/server"},
 		// The typed-secret mask is pure: it sees text, never a page, a call or a person.
 		"../runtime/echomask":  {mod + "runtime/browser", mod + "runtime/pipeline", mod + "runtime/handoff", mod + "runtime/tools", mod + "generated/", "github.com/go-rod", "github.com/mark3labs"},
 		"../runtime/workbench": {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/tools"},

@@ -17,6 +17,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/handoff"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // tabFor resolves the tab of a call that may name it only through a target
@@ -90,7 +91,7 @@ func (a *act) locate(ctx context.Context, target string, sel *surface.Selector, 
 func (a *act) locateID(ctx context.Context, id int, pointer string, opt pagejs.LocateOptions) (input.Point, *language.Acted, pagejs.Point, *surface.Refusal) {
 	pt, p, err := a.x.Locate(ctx, id, opt)
 	if err != nil {
-		r := refusalFor(err, 0)
+		r := refusal.For(err, 0)
 		if r.Reason == surface.ReasonStaleTarget {
 			r.Pointer = pointer
 		}
@@ -113,7 +114,7 @@ func (a *act) viewPoint(ctx context.Context, view string, x, y int, pointer stri
 	pt, fault, err := a.x.ViewPoint(ctx, e.view, float64(x)+0.5, float64(y)+0.5)
 	switch {
 	case err != nil:
-		return input.Point{}, refusalFor(err, 0)
+		return input.Point{}, refusal.For(err, 0)
 	case fault == action.ViewStale:
 		return input.Point{}, &surface.Refusal{Reason: surface.ReasonStaleView, Pointer: pointer}
 	case fault == action.ViewOutside:
@@ -248,7 +249,7 @@ func inputRefusal(ctx context.Context, err error, timeoutMs int) *surface.Refusa
 	if err == nil || errors.Is(context.Cause(ctx), browser.ErrDialogOpened) {
 		return nil
 	}
-	return refusalFor(err, timeoutOr(timeoutMs))
+	return refusal.For(err, timeoutOr(timeoutMs))
 }
 
 // fail maps the error of a page call made once the action began changing
@@ -259,7 +260,7 @@ func (a *act) fail(ctx context.Context, err error, timeoutMs int) *surface.Refus
 		a.note(surface.EffectApplied)
 		return nil
 	}
-	return refusalFor(err, timeoutOr(timeoutMs))
+	return refusal.For(err, timeoutOr(timeoutMs))
 }
 
 // landingOf and openedOf copy what an action caused into its facts.

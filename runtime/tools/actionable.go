@@ -6,6 +6,7 @@ import (
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // ready waits, frame by frame within the call's timeout, until every element
@@ -27,7 +28,7 @@ func (a *act) readyRefusal(err error, pointer func(i int) string) *surface.Refus
 	if err == nil {
 		return nil
 	}
-	r := refusalFor(err, 0)
+	r := refusal.For(err, 0)
 	var ae *pagejs.ActionableError
 	if errors.As(err, &ae) && r.Pointer == "" {
 		r.Pointer = pointer(ae.Index)

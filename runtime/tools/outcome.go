@@ -86,3 +86,8 @@ func governLanding(ctx context.Context, rawURL, pageTitle string) (string, strin
 	inv.Note(language.LandedOutside(language.Host(origin)))
 	return governedURL(origin), ""
 }
+
+// refused is the outcome of a refusal with no effect.
+func refused(r *surface.Refusal) surface.Outcome {
+	return surface.Outcome{Effect: surface.EffectNone, Refusal: r}
+}

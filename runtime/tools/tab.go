@@ -8,6 +8,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/boundary"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // deadline bounds a call by its timeout_ms (0: the spec default).
@@ -29,7 +30,7 @@ func (s *session) tab(ctx context.Context, handle, target string) (*browser.Tab,
 	t, err := s.ws.Resolve(ctx, handle)
 	s.noteRelaunch(ctx)
 	if err != nil {
-		return nil, refusalFor(err, 0)
+		return nil, refusal.For(err, 0)
 	}
 	s.noteHandoff(ctx, t) // a credential handoff the person completed (handoff.go)
 	return t, nil
@@ -131,7 +132,7 @@ func (s *session) holding(ctx context.Context, t *browser.Tab, said func([]brows
 	}()
 	ref, err := hold(s.holdDownloads(ctx, t, boundary.Governed(ctx))) // confirm.go
 	if err != nil {
-		return refusalFor(err, 0)
+		return refusal.For(err, 0)
 	}
 	if ref != nil && ref.Tab == "" {
 		ref.Tab = t.Handle()
@@ -147,7 +148,7 @@ func heldRefusal(ref *surface.Refusal, cause, gone error, blocking *browser.Dial
 	case gone != nil:
 		// The tab crashed or the browser went away under fn: say that, not
 		// what fn saw of it (a timeout, a condition that did not hold).
-		return refusalFor(cause, 0)
+		return refusal.For(cause, 0)
 	case cause == browser.ErrDialogOpened && (ref == nil || ref.Reason == surface.ReasonInternal || ref.Reason == surface.ReasonTimeout):
 		// A dialog that opened mid-call blocks the page: that is why fn
 		// stopped, whatever its own error said.

@@ -11,6 +11,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // A target handle is "target_" and five base62 characters: a sequence
@@ -130,7 +131,7 @@ func (s *session) elementBy(ctx context.Context, t *browser.Tab, target string, 
 		}
 		id, err := pagejs.AwaitSelector(ctx, s.world(t), ps, deadline)
 		if err != nil {
-			r := refusalFor(err, 0)
+			r := refusal.For(err, 0)
 			if r.Pointer == "" && (r.Reason == surface.ReasonTargetNotFound || r.Reason == surface.ReasonTargetAmbiguous) {
 				r.Pointer = pointer // the selector's own field, as act.resolve says too
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/evidence"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // cursorPrefix starts a diagnose cursor: "cur_<sequence>".
@@ -36,7 +37,7 @@ func (h *Handler) BrowserDiagnose(ctx context.Context, a *surface.BrowserDiagnos
 	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
 		c, started, err := s.collector(ctx, t)
 		if err != nil {
-			return refusalFor(err, surface.TimeoutMsDefault)
+			return refusal.For(err, surface.TimeoutMsDefault)
 		}
 		// The read reflects every event the page emitted before the call:
 		// one round trip through the renderer proves the record caught up.

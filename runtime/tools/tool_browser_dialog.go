@@ -9,6 +9,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // BrowserDialog reports or resolves the JavaScript dialog blocking a tab.
@@ -63,7 +64,7 @@ func (h *Handler) BrowserDialog(ctx context.Context, a *surface.BrowserDialogArg
 		return nil
 	})
 	if err != nil {
-		r := refusalFor(err, surface.TimeoutMsDefault)
+		r := refusal.For(err, surface.TimeoutMsDefault)
 		if input.KindOf(err) == input.KindTimeout || r.Reason == surface.ReasonTimeout {
 			return f, surface.Outcome{Status: surface.StatusUnknown, Effect: surface.EffectUnknown, Refusal: r}
 		}

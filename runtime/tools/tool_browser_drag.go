@@ -9,6 +9,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // BrowserDrag drags one target onto another, or between two points of a
@@ -86,7 +87,7 @@ func (ac *act) dragTargets(ctx context.Context, a *surface.BrowserDragArgs, rec 
 		return e.From, e.To, 0, &surface.Refusal{Reason: surface.ReasonTargetHidden, Pointer: "/destination_target",
 			Message: language.MsgDragNoFit}
 	case errors.As(err, &ee):
-		r := refusalFor(ee.Err, 0)
+		r := refusal.For(ee.Err, 0)
 		if r.Reason == surface.ReasonStaleTarget {
 			r.Pointer = srcPtr
 			if ee.End == action.EndDestination {

@@ -8,6 +8,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // BrowserFillForm sets 1-30 ordinary controls the way frameworks observe
@@ -45,7 +46,7 @@ func (h *Handler) BrowserFillForm(ctx context.Context, a *surface.BrowserFillFor
 			}
 			it, err := pagejs.Describe(ctx, ac.w, id)
 			if err != nil {
-				r := refusalFor(err, a.TimeoutMs)
+				r := refusal.For(err, a.TimeoutMs)
 				r.Pointer = ptr
 				return r
 			}

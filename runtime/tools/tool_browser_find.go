@@ -6,6 +6,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // BrowserFind ranks current targets by visible or accessible text across
@@ -27,7 +28,7 @@ func (h *Handler) BrowserFind(ctx context.Context, a *surface.BrowserFindArgs) (
 		f.DocumentGeneration = int(gen)
 		res, err := pagejs.Find(ctx, s.world(t), pagejs.FindRequest{Text: a.Text, Scope: a.Scope, Max: a.MaxResults, NameMax: surface.TargetNameCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete})
 		if err != nil {
-			return refusalFor(err, surface.TimeoutMsDefault)
+			return refusal.For(err, surface.TimeoutMsDefault)
 		}
 		for _, m := range res.Matches {
 			f.Matches = append(f.Matches, s.item(t, gen, m.Item))

@@ -7,6 +7,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/boundary"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // BrowserHistory goes back, forward or reloads, and reports where the tab
@@ -25,7 +26,7 @@ func (h *Handler) BrowserHistory(ctx context.Context, a *surface.BrowserHistoryA
 	}
 	land, err := t.History(boundary.Governed(ctx), a.Action, a.BypassCache)
 	if err != nil {
-		ref := refusalFor(err, a.TimeoutMs)
+		ref := refusal.For(err, a.TimeoutMs)
 		if ref.Reason == surface.ReasonNoHistoryEntry {
 			ref.Message = a.Action // the sentence says which way there is nothing
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // BrowserInspect lists visible controls or structure with fresh target
@@ -48,7 +49,7 @@ func (h *Handler) BrowserInspect(ctx context.Context, a *surface.BrowserInspectA
 func (s *session) inspectItems(ctx context.Context, t *browser.Tab, gen uint64, a *surface.BrowserInspectArgs, f *surface.BrowserInspectFacts) (language.Text, *surface.Refusal) {
 	res, err := pagejs.Inspect(ctx, s.world(t), pagejs.InspectRequest{Scope: a.Scope, MaxItems: a.MaxItems, NameMax: surface.TargetNameCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete})
 	if err != nil {
-		return language.Text{}, refusalFor(err, surface.TimeoutMsDefault)
+		return language.Text{}, refusal.For(err, surface.TimeoutMsDefault)
 	}
 	for _, it := range res.Items {
 		f.Items = append(f.Items, s.item(t, gen, it))
@@ -69,7 +70,7 @@ func (s *session) inspectDocument(ctx context.Context, t *browser.Tab, gen uint6
 	w := s.world(t)
 	tree, err := pagejs.DocumentTree(ctx, w, req)
 	if err != nil {
-		return language.Text{}, refusalFor(err, surface.TimeoutMsDefault)
+		return language.Text{}, refusal.For(err, surface.TimeoutMsDefault)
 	}
 	f.Total, f.Truncated = len(tree.Nodes), tree.Truncated
 	if tree.Truncated {
@@ -78,7 +79,7 @@ func (s *session) inspectDocument(ctx context.Context, t *browser.Tab, gen uint6
 		req.MaxItems = 0
 		all, err := pagejs.DocumentTree(ctx, w, req)
 		if err != nil {
-			return language.Text{}, refusalFor(err, surface.TimeoutMsDefault)
+			return language.Text{}, refusal.For(err, surface.TimeoutMsDefault)
 		}
 		f.Total = max(len(all.Nodes), len(tree.Nodes))
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // BrowserNavigate opens a governed URL in a controlled tab.
@@ -31,7 +32,7 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 	if a.Tab != "" {
 		t, recreated, rerr := s.ws.Reopen(ctx, a.Tab)
 		if rerr != nil {
-			return nil, refused(refusalFor(rerr, a.TimeoutMs))
+			return nil, refused(refusal.For(rerr, a.TimeoutMs))
 		}
 		f.Tab, f.Recreated, f.Created = t.Handle(), recreated, recreated
 		land, err = t.Navigate(ctx, a.URL, browser.NavigateOptions{DiscardBeforeUnload: discard})
@@ -51,7 +52,7 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 		return f, navigatedToDownload(f, landOr(err, land))
 	}
 	if err != nil {
-		ref := refusalFor(err, a.TimeoutMs)
+		ref := refusal.For(err, a.TimeoutMs)
 		if ref.Reason == surface.ReasonHostDenied && f.Tab == "" {
 			ref.Message = language.StoppedInBrowserNoTab(ref.Layer)
 			ref.Tab = ""

@@ -10,6 +10,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // keyDef turns one decoded key (a named key of the contract's table, or one
@@ -84,7 +85,7 @@ func (h *Handler) BrowserPressKey(ctx context.Context, a *surface.BrowserPressKe
 			}
 			it, err := pagejs.Describe(ctx, ac.w, id)
 			if err != nil {
-				return refusalFor(err, a.TimeoutMs)
+				return refusal.For(err, a.TimeoutMs)
 			}
 			// Characters pressed into a credential-class field are typing a
 			// secret: hand it to the user as type_text would.

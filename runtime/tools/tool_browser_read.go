@@ -8,6 +8,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // BrowserRead returns bounded rendered prose of the page or of one target.
@@ -35,7 +36,7 @@ func (h *Handler) BrowserRead(ctx context.Context, a *surface.BrowserReadArgs) (
 		}
 		res, err := pagejs.Read(ctx, s.world(t), req)
 		if err != nil {
-			return refusalFor(err, surface.TimeoutMsDefault)
+			return refusal.For(err, surface.TimeoutMsDefault)
 		}
 		var cut bool
 		f.URL, f.Title, cut = governPage(ctx, res.URL, res.Title)

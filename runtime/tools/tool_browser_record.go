@@ -15,6 +15,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 	"github.com/ghostlight-dev/ghostlight/runtime/uploads"
 )
 
@@ -186,7 +187,7 @@ func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs)
 	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
 		page := t.Page()
 		if page == nil {
-			return refusalFor(&browser.Error{Kind: browser.KindTabGone, Op: "record", Tab: t.Handle()}, 0)
+			return refusal.For(&browser.Error{Kind: browser.KindTabGone, Op: "record", Tab: t.Handle()}, 0)
 		}
 		var err error
 		// Frames of a document the person typed a credential into are never
@@ -194,7 +195,7 @@ func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs)
 		session, handle := s.ws.ID(), t.Handle()
 		held := func() bool { return s.h.person.Held(session, handle, t.Generation()) }
 		if rec, err = recorder.Start(ctx, page, recordLimits, held); err != nil {
-			return refusalFor(err, surface.TimeoutMsDefault)
+			return refusal.For(err, surface.TimeoutMsDefault)
 		}
 		return nil
 	})
@@ -308,7 +309,7 @@ func (s *session) recordDownload(ctx context.Context, rec *recording, f *surface
 		if errors.Is(err, browser.ErrDownloadsDenied) {
 			return nil, refused(boundary.DownloadsDenied(pipeline.FromContext(ctx)))
 		}
-		return nil, refused(refusalFor(err, surface.TimeoutMsDefault))
+		return nil, refused(refusal.For(err, surface.TimeoutMsDefault))
 	}
 	f.Delivery = "download"
 	f.Bytes = int(d.Bytes)

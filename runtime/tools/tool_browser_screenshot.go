@@ -8,6 +8,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/capture"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // shotFormat is PNG: it keeps text lossless, and a model pays per image
@@ -75,11 +76,11 @@ func (h *Handler) BrowserScreenshot(ctx context.Context, a *surface.BrowserScree
 		}
 		b, err := capture.ReadBinding(ctx, t.Page(), t.Generation())
 		if err != nil {
-			return refusalFor(err, a.TimeoutMs)
+			return refusal.For(err, a.TimeoutMs)
 		}
 		req.Binding = b
 		if shot, err = capture.Capture(ctx, t.Page(), req); err != nil {
-			return refusalFor(err, a.TimeoutMs)
+			return refusal.For(err, a.TimeoutMs)
 		}
 		ready = readinessNow(ctx, t)
 		return nil
@@ -105,11 +106,11 @@ func (s *session) targetClip(ctx context.Context, t *browser.Tab, target string,
 	w := s.world(t)
 	p, err := pagejs.LocateWith(ctx, w, id, pagejs.LocateOptions{AllowDisabled: true, AllowObscured: true})
 	if err != nil {
-		return capture.Rect{}, refusalFor(err, surface.TimeoutMsDefault)
+		return capture.Rect{}, refusal.For(err, surface.TimeoutMsDefault)
 	}
 	m, err := pagejs.Metrics(ctx, w)
 	if err != nil {
-		return capture.Rect{}, refusalFor(err, surface.TimeoutMsDefault)
+		return capture.Rect{}, refusal.For(err, surface.TimeoutMsDefault)
 	}
 	return capture.Rect{X: p.Box.X + m.ScrollX, Y: p.Box.Y + m.ScrollY, Width: p.Box.Width, Height: p.Box.Height}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // scrollFraction is how far an amount scrolls, as a fraction of the viewport
@@ -55,13 +56,13 @@ func (ac *act) reveal(ctx context.Context, a *surface.BrowserScrollArgs, f *surf
 	case errors.As(err, &se) && se.Step == action.StepReady: // not rendered, and never was within the time
 		return ac.readyRefusal(se.Err, func(int) string { return pointer })
 	case errors.As(err, &se):
-		return refusalFor(se.Err, a.TimeoutMs)
+		return refusal.For(se.Err, a.TimeoutMs)
 	case err != nil:
 		if errors.Is(context.Cause(ctx), browser.ErrDialogOpened) {
 			ac.note(surface.EffectApplied) // a scroll handler answered with a dialog
 			return nil
 		}
-		r := refusalFor(err, 0)
+		r := refusal.For(err, 0)
 		if r.Reason == surface.ReasonStaleTarget {
 			r.Pointer = pointer
 		}
@@ -92,7 +93,7 @@ func (ac *act) scrollBy(ctx context.Context, a *surface.BrowserScrollArgs, f *su
 	var se *action.StepError
 	switch {
 	case errors.As(err, &se):
-		return refusalFor(se.Err, a.TimeoutMs)
+		return refusal.For(se.Err, a.TimeoutMs)
 	case err != nil:
 		return ac.fail(ctx, err, a.TimeoutMs)
 	}
@@ -120,7 +121,7 @@ func (ac *act) wheel(ctx context.Context, a *surface.BrowserScrollArgs, f *surfa
 	before, after, err := ac.x.Wheel(ctx, ac.keyGuard(), pt, ticks, a.Direction == "up")
 	var se *action.StepError
 	if errors.As(err, &se) {
-		return refusalFor(se.Err, a.TimeoutMs)
+		return refusal.For(se.Err, a.TimeoutMs)
 	}
 	if r := inputRefusal(ctx, err, a.TimeoutMs); r != nil || err != nil {
 		return r

@@ -9,6 +9,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/boundary"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // BrowserTabs lists, focuses or closes this session's tabs.
@@ -21,7 +22,7 @@ func (h *Handler) BrowserTabs(ctx context.Context, a *surface.BrowserTabsArgs) (
 		infos, err := s.ws.Tabs(ctx)
 		s.noteRelaunch(ctx)
 		if err != nil {
-			return nil, refused(refusalFor(err, surface.TimeoutMsDefault))
+			return nil, refused(refusal.For(err, surface.TimeoutMsDefault))
 		}
 		f := &surface.BrowserTabsFacts{}
 		withheld := 0
@@ -41,7 +42,7 @@ func (h *Handler) BrowserTabs(ctx context.Context, a *surface.BrowserTabsArgs) (
 		r, err := s.ws.Focus(boundary.Governed(ctx), a.Tab)
 		s.noteRelaunch(ctx)
 		if err != nil {
-			return nil, refused(refusalFor(err, surface.TimeoutMsDefault))
+			return nil, refused(refusal.For(err, surface.TimeoutMsDefault))
 		}
 		f := &surface.BrowserTabsFacts{Tab: a.Tab, Active: r.Active, WindowFocused: r.WindowFocused}
 		return f, done(language.Say(fmt.Sprintf("Focused %s.", a.Tab)), "", surface.EffectApplied, true)
@@ -49,7 +50,7 @@ func (h *Handler) BrowserTabs(ctx context.Context, a *surface.BrowserTabsArgs) (
 		r, err := s.ws.Close(ctx, a.Tab)
 		s.noteRelaunch(ctx)
 		if err != nil {
-			return nil, refused(refusalFor(err, surface.TimeoutMsDefault))
+			return nil, refused(refusal.For(err, surface.TimeoutMsDefault))
 		}
 		f := &surface.BrowserTabsFacts{Tab: a.Tab, Closed: r.Closed}
 		if !r.Closed {

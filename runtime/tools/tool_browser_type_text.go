@@ -11,6 +11,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // BrowserTypeText types text with real per-character key events into a
@@ -34,7 +35,7 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 			pointer = "/focused"
 			fo, err := ac.x.Focused(ctx)
 			if err != nil {
-				return refusalFor(err, a.TimeoutMs)
+				return refusal.For(err, a.TimeoutMs)
 			}
 			if !fo.Seen {
 				return ac.typeUnseen(ctx, a, f, &rec, fo.Receiver)
@@ -54,7 +55,7 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 		}
 		it, err := pagejs.Describe(ctx, ac.w, id)
 		if err != nil {
-			return refusalFor(err, a.TimeoutMs)
+			return refusal.For(err, a.TimeoutMs)
 		}
 		// Nothing reaches a credential-class field: not a clear, not a key.
 		if it.Credential {

@@ -10,6 +10,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 	"github.com/ghostlight-dev/ghostlight/runtime/uploads"
 )
 
@@ -164,14 +165,14 @@ func (ac *act) fileInput(ctx context.Context, a *surface.BrowserUploadArgs, f *s
 func (ac *act) fileInputByID(ctx context.Context, id int, pointer string, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (*input.FileInput, *language.Acted, *surface.Refusal) {
 	it, err := pagejs.Describe(ctx, ac.w, id)
 	if err != nil {
-		return nil, nil, refusalFor(err, a.TimeoutMs)
+		return nil, nil, refusal.For(err, a.TimeoutMs)
 	}
 	if it.Credential {
 		return nil, nil, ac.credential(it, pointer)
 	}
 	isFile, err := pagejs.IsFileInput(ctx, ac.w, id)
 	if err != nil {
-		return nil, nil, refusalFor(err, a.TimeoutMs)
+		return nil, nil, refusal.For(err, a.TimeoutMs)
 	}
 	if !isFile {
 		return nil, nil, &surface.Refusal{Reason: surface.ReasonNotFileInput, Pointer: pointer}
@@ -183,7 +184,7 @@ func (ac *act) fileInputByID(ctx context.Context, id int, pointer string, a *sur
 	// frame's session, and the files are set there.
 	page, obj, rel, err := ac.w.ElementObjectOn(ctx, id)
 	if err != nil {
-		return nil, nil, refusalFor(err, a.TimeoutMs)
+		return nil, nil, refusal.For(err, a.TimeoutMs)
 	}
 	el := &language.Acted{Role: surface.RoleFileInput}
 	if ac.names() {
@@ -218,7 +219,7 @@ func (ac *act) soleFileInput(ctx context.Context, a *surface.BrowserUploadArgs, 
 func notSole(err error, count int) *surface.Refusal {
 	switch {
 	case err != nil:
-		return refusalFor(err, 0)
+		return refusal.For(err, 0)
 	case count == 0:
 		return &surface.Refusal{Reason: surface.ReasonNotFileInput, Message: language.MsgNoFileInput}
 	case count > 1:

@@ -13,6 +13,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // waitPhrases say what held, for the receipt.
@@ -97,7 +98,7 @@ func (s *session) waitFor(ctx context.Context, t *browser.Tab, a *surface.Browse
 	case errors.Is(err, action.ErrDocumentGone):
 		return false, &surface.Refusal{Reason: surface.ReasonStaleTarget, Pointer: "/target"}
 	case err != nil:
-		return false, refusalFor(err, a.TimeoutMs)
+		return false, refusal.For(err, a.TimeoutMs)
 	case ok || context.Cause(ctx) == browser.ErrDialogOpened:
 		return ok, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
 
 // BrowserWindow zooms a tab or resizes its window and reports the geometry
@@ -30,7 +31,7 @@ func (h *Handler) BrowserWindow(ctx context.Context, a *surface.BrowserWindowArg
 			f.Width, f.Height = *a.Width, *a.Height
 			g, err = t.Resize(ctx, *a.Width, *a.Height)
 		}
-		return refusalFor(err, surface.TimeoutMsDefault)
+		return refusal.For(err, surface.TimeoutMsDefault)
 	})
 	if ref != nil {
 		return nil, refused(ref)

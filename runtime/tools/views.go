@@ -1,9 +1,10 @@
 package tools
 
 import (
-	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"strings"
 	"sync"
+
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/capture"

@@ -1,4 +1,4 @@
-package tools
+package refusal
 
 import (
 	"context"
@@ -49,7 +49,7 @@ func TestRefusalWords(t *testing.T) {
 		{&input.Error{Kind: input.KindStaging}, surface.ReasonInternal, "unexpected error", ""},
 	}
 	for _, c := range cases {
-		r := refusalFor(c.err, 900)
+		r := For(c.err, 900)
 		if r.Reason != c.reason || r.Message != c.msg || r.Limit != c.limit {
 			t.Errorf("%v: got %s %q limit %q, want %s %q limit %q", c.err, r.Reason, r.Message, r.Limit, c.reason, c.msg, c.limit)
 		}

@@ -1,4 +1,10 @@
-package tools
+// Package refusal maps an executor error to the closed refusal it means:
+// one errors.As on the executor packages' typed errors (each keeps its
+// Kind -> reason table beside its errors, refusal.go there), and the words
+// the executor leaves to this layer (a cover's quoted name, the time
+// waited, the person's remedy, the denying layer). Messages never carry
+// page content or field values.
+package refusal
 
 import (
 	"context"
@@ -41,15 +47,15 @@ type (
 	}
 )
 
-// refusalFor maps an executor error to the closed refusal it means. Messages
+// For maps an executor error to the closed refusal it means. Messages
 // never carry page content or field values.
-func refusalFor(err error, timeoutMs int) *surface.Refusal {
+func For(err error, timeoutMs int) *surface.Refusal {
 	if err == nil {
 		return nil
 	}
 	// A crash or a dead browser under the call is the truth, whatever the page-side
 	// error it surfaced as (a cancelled evaluation, a closed session).
-	if gone := goneRefusal(err); gone != nil {
+	if gone := Gone(err); gone != nil {
 		return gone
 	}
 	var re refuser
@@ -106,9 +112,9 @@ var startupRemedy = map[browser.Remedy]string{
 	browser.RemedyGetBrowserOpen: language.StartupGetBrowserOpen,
 }
 
-// goneRefusal is the refusal of a call whose tab crashed or whose browser went away
+// Gone is the refusal of a call whose tab crashed or whose browser went away
 // under it (nil otherwise).
-func goneRefusal(err error) *surface.Refusal {
+func Gone(err error) *surface.Refusal {
 	var be *browser.Error
 	tab := ""
 	if errors.As(err, &be) {
@@ -118,16 +124,7 @@ func goneRefusal(err error) *surface.Refusal {
 	case errors.Is(err, browser.ErrTabCrashed):
 		return &surface.Refusal{Reason: surface.ReasonTabCrashed, Tab: tab}
 	case errors.Is(err, browser.ErrBrowserGone), be != nil && be.Kind == browser.KindBrowserGone && be.Op != "start":
-		return &surface.Refusal{Reason: surface.ReasonBrowserUnavailable, Tab: tab, Message: browserWentAway}
+		return &surface.Refusal{Reason: surface.ReasonBrowserUnavailable, Tab: tab, Message: language.MsgBrowserWentAway}
 	}
 	return nil
-}
-
-// browserWentAway says the browser ended under a call, not that the call's condition
-// failed.
-const browserWentAway = "the browser went away during the call"
-
-// refused is the outcome of a refusal with no effect.
-func refused(r *surface.Refusal) surface.Outcome {
-	return surface.Outcome{Effect: surface.EffectNone, Refusal: r}
 }
