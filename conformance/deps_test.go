@@ -252,6 +252,7 @@ var executorSurfaceUsers = map[string]string{
 	"pagejs/read.go":           "enum: browser_read mode",
 	"pagejs/js.go":             "table: CredentialClasses",
 	"action/action.go":         "enum: Effect (how far an action's input got, a fact the handlers return as is)",
+	"action/action_test.go":    "enum: Effect (what Run reports)",
 }
 
 // TestExecutorReadsBoundsFromLimits: no executor file reads a bound through

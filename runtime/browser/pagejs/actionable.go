@@ -161,7 +161,7 @@ func (w *World) lookLocal(ctx context.Context, id int, opt LocateOptions, first 
 		NameMax                int      `json:"nameMax"`
 		CredentialAutocomplete []string `json:"credentialAutocomplete"`
 	}{opt, id, first, l.NameMax, l.CredentialAutocomplete}
-	raw, err := w.CallAwait(ctx, lookJS, req, limits.ActionableFrameWaitMsMax)
+	raw, err := w.callAwait(ctx, lookJS, req, limits.ActionableFrameWaitMsMax)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +265,7 @@ func (w *World) sampleTarget(ctx context.Context, id int, opt LocateOptions, fir
 // AwaitFrame waits, in the top page, for the next animation frame, or
 // actionable_frame_wait_ms where frames do not run (a hidden tab).
 func (w *World) AwaitFrame(ctx context.Context) error {
-	_, err := w.CallAwait(ctx, `function(ms){return new Promise(function(r){var d=false;var f=function(){if(!d){d=true;r(true)}};requestAnimationFrame(f);setTimeout(f,ms)})}`, limits.ActionableFrameWaitMsMax)
+	_, err := w.callAwait(ctx, `function(ms){return new Promise(function(r){var d=false;var f=function(){if(!d){d=true;r(true)}};requestAnimationFrame(f);setTimeout(f,ms)})}`, limits.ActionableFrameWaitMsMax)
 	return err
 }
 

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 )
 
-// CallAwait is Call for a function that returns a promise: the round trip
+// callAwait is call for a function that returns a promise: the round trip
 // returns once the promise settles, with its value. Settling uses it to
 // wait in the page for animation frames instead of polling from Go (one
 // round trip that ends at the frame, rather than one per guess). The
 // function must bound its own wait: cancelling ctx ends the Go side only.
-func (w *World) CallAwait(ctx context.Context, fn string, args ...any) (json.RawMessage, error) {
+func (w *World) callAwait(ctx context.Context, fn string, args ...any) (json.RawMessage, error) {
 	raw, err := marshalArgs(args)
 	if err != nil {
 		return nil, &Error{Kind: KindBadRequest, Op: "call", Detail: "arguments are not JSON-serializable", Err: err}

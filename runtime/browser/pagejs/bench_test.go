@@ -88,12 +88,12 @@ func BenchmarkLocate(b *testing.B) {
 func BenchmarkRoundTrip(b *testing.B) {
 	_, w := openPage(b, page(`<p>x</p>`))
 	ctx := testCtx(b)
-	if _, err := w.Call(ctx, `function(){return 1}`); err != nil {
+	if _, err := w.call(ctx, `function(){return 1}`); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := w.Call(ctx, `function(){return 1}`); err != nil {
+		if _, err := w.call(ctx, `function(){return 1}`); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -106,13 +106,13 @@ func benchPageSide(b *testing.B, html, method, arg string) {
 	_, w := openPage(b, html)
 	ctx := testCtx(b)
 	fn := `function(){ const t0 = performance.now(); const r = JSON.parse(this.` + method + `(` + arg + `)); if (r.err) throw new Error(r.err.detail); return performance.now() - t0; }`
-	if _, err := w.Call(ctx, fn); err != nil {
+	if _, err := w.call(ctx, fn); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	var sum, min float64
 	for i := 0; i < b.N; i++ {
-		raw, err := w.Call(ctx, fn)
+		raw, err := w.call(ctx, fn)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -24,7 +24,7 @@ func (w *World) LookAfterFrame(ctx context.Context, x, y float64, src int) (Drag
 	if !w.Local(src) {
 		arg["src"] = 0
 	}
-	raw, err := w.CallAwait(ctx, `function(a, ms){var api=this;return new Promise(function(r){var d=false;var f=function(){if(!d){d=true;r(api.dragSample(a))}};requestAnimationFrame(f);setTimeout(f,ms)})}`,
+	raw, err := w.callAwait(ctx, `function(a, ms){var api=this;return new Promise(function(r){var d=false;var f=function(){if(!d){d=true;r(api.dragSample(a))}};requestAnimationFrame(f);setTimeout(f,ms)})}`,
 		arg, limits.ActionableFrameWaitMsMax)
 	if err != nil {
 		return DragLook{}, err

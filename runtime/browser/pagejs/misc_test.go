@@ -121,7 +121,7 @@ func TestElementObjectUpload(t *testing.T) {
 func TestCallAndWorldLifecycle(t *testing.T) {
 	p, w := openPage(t, page(`<button>A</button>`))
 	ctx := testCtx(t)
-	raw, err := w.Call(ctx, `function(a, b){ return {sum: a + b, api: typeof this.inspect, doc: document.title}; }`, 2, 3)
+	raw, err := w.call(ctx, `function(a, b){ return {sum: a + b, api: typeof this.inspect, doc: document.title}; }`, 2, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,18 +133,18 @@ func TestCallAndWorldLifecycle(t *testing.T) {
 	if err := json.Unmarshal(raw, &got); err != nil || got.Sum != 5 || got.API != "function" || got.Doc != "Test page" {
 		t.Errorf("call: %s %v", raw, err)
 	}
-	if _, err := w.Call(ctx, `function(){ throw new Error('boom'); }`); KindOf(err) != KindInternal || !strings.Contains(err.Error(), "boom") {
+	if _, err := w.call(ctx, `function(){ throw new Error('boom'); }`); KindOf(err) != KindInternal || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("throw: %v", err)
 	}
-	if _, err := w.Call(ctx, `function(x){}`, make(chan int)); KindOf(err) != KindBadRequest {
+	if _, err := w.call(ctx, `function(x){}`, make(chan int)); KindOf(err) != KindBadRequest {
 		t.Errorf("unserializable arg: %v", err)
 	}
 	// State set in the world survives between calls of one document and is
 	// gone after a navigation (a fresh world is installed transparently).
-	if _, err := w.Call(ctx, `function(){ this.mark = 'kept'; }`); err != nil {
+	if _, err := w.call(ctx, `function(){ this.mark = 'kept'; }`); err != nil {
 		t.Fatal(err)
 	}
-	raw, _ = w.Call(ctx, `function(){ return this.mark || 'none'; }`)
+	raw, _ = w.call(ctx, `function(){ return this.mark || 'none'; }`)
 	if string(raw) != `"kept"` {
 		t.Errorf("mark %s", raw)
 	}
@@ -152,7 +152,7 @@ func TestCallAndWorldLifecycle(t *testing.T) {
 		t.Errorf("serial %d", s)
 	}
 	navigate(t, p, siteA.add(page(`<button>B</button>`)))
-	raw, err = w.Call(ctx, `function(){ return this.mark || 'none'; }`)
+	raw, err = w.call(ctx, `function(){ return this.mark || 'none'; }`)
 	if err != nil || string(raw) != `"none"` {
 		t.Errorf("after navigation %s %v", raw, err)
 	}
@@ -213,7 +213,7 @@ func TestModalDialogAndLabelProxy(t *testing.T) {
 		t.Error("proxy checkbox still checked")
 	}
 	behind, _ := findItem(r.Items, "Behind")
-	if _, err := w.Call(ctx, `function(){ document.getElementById('d').showModal(); }`); err != nil {
+	if _, err := w.call(ctx, `function(){ document.getElementById('d').showModal(); }`); err != nil {
 		t.Fatal(err)
 	}
 	r, err = Inspect(ctx, w, InspectRequest{MaxItems: 10})

@@ -38,7 +38,7 @@ type WheelOffsets struct {
 // WheelOffsetsAt reads the offsets of what a wheel at (x, y) scrolls.
 func WheelOffsetsAt(ctx context.Context, w *World, x, y float64) (WheelOffsets, error) {
 	var o WheelOffsets
-	raw, err := w.Call(ctx, wheelOffsetsJS, x, y)
+	raw, err := w.call(ctx, wheelOffsetsJS, x, y)
 	if err != nil {
 		return o, err
 	}
@@ -102,6 +102,6 @@ var caretEndJS = `function () {
 
 // CaretToEnd puts the caret at the end of the focused control.
 func CaretToEnd(ctx context.Context, w *World) error {
-	_, err := w.Call(ctx, caretEndJS)
+	_, err := w.call(ctx, caretEndJS)
 	return err
 }

@@ -78,11 +78,11 @@ func (w *World) Limits() Limits {
 	return l
 }
 
-// Call runs fn, a JavaScript function source, in the isolated world with
+// call runs fn, a JavaScript function source, in the isolated world with
 // `this` bound to Ghostlight's installed API object, and returns its result
 // by value. args must be JSON-serializable. The world is (re)installed as
 // needed and the call retried once when the document changed under it.
-func (w *World) Call(ctx context.Context, fn string, args ...any) (json.RawMessage, error) {
+func (w *World) call(ctx context.Context, fn string, args ...any) (json.RawMessage, error) {
 	raw, err := marshalArgs(args)
 	if err != nil {
 		return nil, &Error{Kind: KindBadRequest, Op: "call", Detail: "arguments are not JSON-serializable", Err: err}
@@ -177,11 +177,11 @@ func (w *World) Fresh(gen uint64) bool {
 	return w.api != "" && w.answered == gen+1
 }
 
-// CallOnce is Call whose function call is sent exactly once: when the
+// callOnce is call whose function call is sent exactly once: when the
 // installation it was sent to is gone, it fails instead of installing again
 // and repeating it. A caller that ordered other messages after this one's
 // (browser.NewSendMark) needs that: a repeat would run after them.
-func (w *World) CallOnce(ctx context.Context, fn string, args ...any) (json.RawMessage, error) {
+func (w *World) callOnce(ctx context.Context, fn string, args ...any) (json.RawMessage, error) {
 	raw, err := marshalArgs(args)
 	if err != nil {
 		return nil, &Error{Kind: KindBadRequest, Op: "call", Detail: "arguments are not JSON-serializable", Err: err}

@@ -98,7 +98,7 @@ type Event struct {
 	Probe  Probe // Probed
 }
 
-// Probe is one report of the page-side probe (ProbeJS).
+// Probe is one report of the page-side probe (pagejs.World.SettleProbe).
 type Probe struct {
 	Seq     int     `json:"seq"`     // mutation records seen since the probe was armed
 	Ago     float64 `json:"ago"`     // ms since the last mutation; -1 when none was seen

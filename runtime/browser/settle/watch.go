@@ -104,8 +104,8 @@ func StartAhead(ctx context.Context, t *browser.Tab, w *pagejs.World, cfg Config
 	go func() {
 		defer close(wt.ahead)
 		defer close(done)
-		// Sent once: a repeat would run after the action (pagejs.CallOnce).
-		raw, err := wt.w.CallOnce(ctx, ProbeJS, wt.keep, wt.cfg.Frames, 0, mark)
+		// Sent once: a repeat would run after the action (pagejs.World.SettleProbeOnce).
+		raw, err := wt.w.SettleProbeOnce(ctx, wt.keep, wt.cfg.Frames, mark)
 		var p Probe
 		if err == nil && json.Unmarshal(raw, &p) == nil {
 			wt.probing = true
@@ -152,7 +152,7 @@ func (wt *Watch) Behind(ctx context.Context) (mark string) {
 			return
 		}
 		var r behindReport
-		raw, err := wt.w.CallOnce(ctx, ProbeJS, wt.keep, wt.cfg.Frames, 0)
+		raw, err := wt.w.SettleProbeOnce(ctx, wt.keep, wt.cfg.Frames, "")
 		r.at, r.err = time.Now(), err
 		if err == nil {
 			r.err = json.Unmarshal(raw, &r.p)
@@ -210,7 +210,7 @@ func (wt *Watch) decide(now time.Time) Verdict {
 
 func (wt *Watch) probe(ctx context.Context) (Probe, error) {
 	var p Probe
-	raw, err := wt.w.Call(ctx, ProbeJS, wt.keep, wt.cfg.Frames, 0)
+	raw, err := wt.w.SettleProbe(ctx, wt.keep, wt.cfg.Frames)
 	if err != nil {
 		return p, err
 	}
@@ -219,14 +219,14 @@ func (wt *Watch) probe(ctx context.Context) (Probe, error) {
 }
 
 // hold is the probe that waits in the page, at most d, for the DOM to stay
-// unchanged across Config.Frames animation frames (ProbeJS). It is a round
+// unchanged across Config.Frames animation frames (pagejs.World.SettleHold). It is a round
 // trip like any probe, so it is also a barrier.
 func (wt *Watch) hold(ctx context.Context, d time.Duration) bool {
 	if !wt.probing || wt.t.Generation() != wt.gen0 || wt.cfg.Frames <= 0 {
 		return false
 	}
 	var p Probe
-	raw, err := wt.w.CallAwait(ctx, ProbeJS, wt.keep, wt.cfg.Frames, ms(d))
+	raw, err := wt.w.SettleHold(ctx, wt.keep, wt.cfg.Frames, ms(d))
 	if err != nil || json.Unmarshal(raw, &p) != nil || wt.t.Generation() != wt.gen0 {
 		return false // the ordinary catch-up decides what that means
 	}

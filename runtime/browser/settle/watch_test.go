@@ -3,6 +3,7 @@ package settle
 import (
 	"context"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -217,11 +218,14 @@ func TestNoFrameLoopOnceThePageIsQuiet(t *testing.T) {
 	ticking := func() string {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		raw, err := w.Call(ctx, `function () { var s = globalThis.__ghostlightSettle; return s ? String(s.ticking) : "unarmed"; }`)
+		c, err := w.SettleCounterState(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return string(raw)
+		if !c.Armed {
+			return "unarmed"
+		}
+		return strconv.FormatBool(c.Ticking)
 	}
 	for i := 0; i < 3; i++ {
 		for _, id := range []string{"still", "grow"} {
@@ -229,7 +233,7 @@ func TestNoFrameLoopOnceThePageIsQuiet(t *testing.T) {
 			if res.Pending || res.Loading {
 				t.Fatalf("%s: %+v", id, res)
 			}
-			if got := ticking(); got != `"false"` {
+			if got := ticking(); got != "false" {
 				t.Fatalf("round %d, %s: the frame counter is %s once settled", i, id, got)
 			}
 		}

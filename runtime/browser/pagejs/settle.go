@@ -1,9 +1,16 @@
-package settle
+package pagejs
 
-// ProbeJS arms (once per document) a mutation observer, a scroll listener,
-// navigation listeners and an animation-frame counter in the isolated world,
-// and reports a Probe: the count of mutations and scrolls, the time and the
-// animation frames since the last one, the ready state, and how many navigations (and downloads) the
+import (
+	"context"
+	"encoding/json"
+)
+
+// settleProbeJS is the settling probe: package settle decides from its
+// reports (settle.Probe is their shape). It arms (once per document) a
+// mutation observer, a scroll listener, navigation listeners and an
+// animation-frame counter in the isolated world, and reports the count of
+// mutations and scrolls, the time and the animation frames since the last
+// one, the ready state, and how many navigations (and downloads) the
 // document started since the previous report. The page-side report is what orders things: a
 // link or location change starts its navigation before the input that
 // caused it is acknowledged, but the browser's events about it may reach
@@ -26,7 +33,7 @@ package settle
 // frame ran after the input (a loaded machine may run none in holdMs).
 // The counter's callback was registered before the hold's, so it runs
 // first in each frame and the hold sees that frame counted.
-const ProbeJS = `function (keepMs, frames, holdMs) {
+const settleProbeJS = `function (keepMs, frames, holdMs) {
   var g = globalThis, s = g.__ghostlightSettle;
   if (!s || s.doc !== document) {
     s = { doc: document, seq: 0, last: -1, frame: 0, mframe: -1, tick: -1, until: 0, need: 0, ticking: false, starts: [], dls: [] };
@@ -79,3 +86,55 @@ const ProbeJS = `function (keepMs, frames, holdMs) {
     requestAnimationFrame(check);
   });
 }`
+
+// SettleProbe runs the settling probe (settleProbeJS) and returns its report
+// undecoded: keepMs is how long the page keeps counting animation frames
+// after a mutation, frames how many it counts. Like every call of the
+// world, it installs the world when needed and is retried once when the
+// document was replaced before it ran.
+func (w *World) SettleProbe(ctx context.Context, keepMs float64, frames int) (json.RawMessage, error) {
+	return w.call(ctx, settleProbeJS, keepMs, frames, 0)
+}
+
+// SettleProbeOnce is SettleProbe sent exactly once (callOnce): when the
+// installation it was sent to is gone it fails instead of installing again
+// and repeating it, since a repeat would run after the messages the caller
+// ordered behind it. A non-empty mark (browser.NewSendMark) rides in the
+// call as an argument the probe ignores, so the socket tap sees it written.
+func (w *World) SettleProbeOnce(ctx context.Context, keepMs float64, frames int, mark string) (json.RawMessage, error) {
+	if mark == "" {
+		return w.callOnce(ctx, settleProbeJS, keepMs, frames, 0)
+	}
+	return w.callOnce(ctx, settleProbeJS, keepMs, frames, 0, mark)
+}
+
+// SettleHold is the probe that waits in the page, at most holdMs (which
+// must be positive), for the DOM to stay unchanged across frames animation
+// frames, for a navigation the page let through, or for the bound; its
+// report says held when a frame ran during it. One round trip (callAwait).
+func (w *World) SettleHold(ctx context.Context, keepMs float64, frames int, holdMs float64) (json.RawMessage, error) {
+	return w.callAwait(ctx, settleProbeJS, keepMs, frames, holdMs)
+}
+
+// SettleCounter is the state of the probe's animation-frame counter.
+type SettleCounter struct {
+	Armed   bool // a probe armed this document
+	Ticking bool // the counter's frame callback is scheduled
+}
+
+// SettleCounterState reads the frame counter's state without touching it:
+// once a page is quiet, Ghostlight runs no animation-frame loop in it.
+func (w *World) SettleCounterState(ctx context.Context) (SettleCounter, error) {
+	var c SettleCounter
+	raw, err := w.call(ctx, `function () { var s = globalThis.__ghostlightSettle; return s ? { armed: true, ticking: !!s.ticking } : { armed: false, ticking: false }; }`)
+	if err != nil {
+		return c, err
+	}
+	var v struct {
+		Armed   bool `json:"armed"`
+		Ticking bool `json:"ticking"`
+	}
+	err = json.Unmarshal(raw, &v)
+	c.Armed, c.Ticking = v.Armed, v.Ticking
+	return c, err
+}
