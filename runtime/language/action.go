@@ -93,8 +93,21 @@ func FilledAndClicked(n int) string { return Filled(n, 0) + " and clicked" }
 // (ActionUnknown's what).
 const (
 	WhatClick       = "the click"
+	WhatDrag        = "the drag"
 	WhatKeyPress    = "the key press"
+	WhatPointerMove = "the pointer move"
+	WhatScript      = "the script"
+	WhatScroll      = "the scroll"
 	WhatSubmitClick = "the submit click"
+	WhatTyping      = "the typing"
+	WhatUpload      = "the upload"
+)
+
+// Receipt verbs that do not vary.
+const (
+	Dragged     = "Dragged"
+	HoveredOver = "Hovered over"
+	RanScript   = "Ran the script"
 )
 
 // Acted is the element an action hit: its role noun and, when names are
@@ -192,6 +205,25 @@ func ActionPartial(tool, done string, r *surface.Refusal) Text {
 	why := Refusal(tool, r)
 	return Say(fmt.Sprintf("%s stopped part way: %s %s", tool, done, why.Summary),
 		"Check the page with browser_read or browser_inspect; what already happened stands, so continue from there.")
+}
+
+// Typed is a typing receipt's verb: "Typed 12 characters in", "Typed 3 of
+// 12 characters in" when not all reached the page, "Cleared and typed ..."
+// when the control was cleared first, "Cleared" when there was nothing to type.
+func Typed(cleared bool, typed, total int) string {
+	var v string
+	switch {
+	case total == 0:
+		return "Cleared"
+	case typed < total:
+		v = "Typed " + strconv.Itoa(typed) + " of " + Characters(total) + " in"
+	default:
+		v = "Typed " + Characters(typed) + " in"
+	}
+	if cleared {
+		return "Cleared and t" + v[1:]
+	}
+	return v
 }
 
 // Characters says "1 character" or "12 characters".

@@ -17,3 +17,11 @@ func DragTail(x, y float64, known, moved bool) string {
 	}
 	return at + "; the page did not move the dragged element."
 }
+
+// DragPoints is a point drag's object: "from (10, 20) to (30, 40) in view_1".
+func DragPoints(startX, startY, endX, endY int, view string) string {
+	return fmt.Sprintf("from (%d, %d) to (%d, %d) in %s", startX, startY, endX, endY, view)
+}
+
+// Onto is a target drag's object: its source onto its destination.
+func Onto(source, destination string) string { return source + " onto " + destination }

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/boundary"
@@ -32,11 +31,10 @@ func (h *Handler) BrowserDialog(ctx context.Context, a *surface.BrowserDialogArg
 	if a.Branch() == surface.BrowserDialogBranchStatus {
 		f.Present = open
 		if !open {
-			return f, done(language.Say(fmt.Sprintf("No dialog is open on %s.", host)), "", surface.EffectNone, true)
+			return f, done(language.DialogNone(host), "", surface.EffectNone, true)
 		}
 		f.DialogType = surface.DialogType(d.Type)
-		return f, done(language.Say(fmt.Sprintf("%s is blocking %s.", aDialog(d.Type), host),
-			`Call browser_dialog with "action" accept or dismiss (or respond, for a prompt).`), "", surface.EffectNone, true)
+		return f, done(language.DialogOpen(d.Type, host), "", surface.EffectNone, true)
 	}
 	if !open {
 		return f, refused(&surface.Refusal{Reason: surface.ReasonNoDialog})
@@ -71,30 +69,11 @@ func (h *Handler) BrowserDialog(ctx context.Context, a *surface.BrowserDialogArg
 		return f, refused(r)
 	}
 	f.Handled, f.Accepted = true, accept
-	verb := "Dismissed"
-	switch {
-	case text != nil:
-		verb = "Answered and accepted"
-	case accept:
-		verb = "Accepted"
-	}
-	sum := fmt.Sprintf("%s the %s dialog on %s.", verb, d.Type, host)
-	var next []string
+	txt := language.DialogAnswered(text != nil, accept, d.Type, host)
 	// Another dialog may follow at once (a chain of alerts).
 	if d2, again := t.Dialog(); again && d2.Opened.After(d.Opened) {
 		f.Present = true
-		sum += fmt.Sprintf(" Another %s dialog opened and is blocking the page.", d2.Type)
-		next = append(next, `Call browser_dialog with {"action":"status"} and resolve it too.`)
-	} else {
-		next = append(next, "Call browser_inspect or browser_read to see the page now.")
+		txt = language.DialogAgain(txt, d2.Type)
 	}
-	return f, done(language.Say(sum, next...), readiness, surface.EffectApplied, false)
-}
-
-// aDialog names a dialog type with its article: "An alert dialog".
-func aDialog(typ string) string {
-	if typ == browser.DialogAlert {
-		return "An alert dialog"
-	}
-	return "A " + typ + " dialog"
+	return f, done(txt, readiness, surface.EffectApplied, false)
 }

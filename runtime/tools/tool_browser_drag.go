@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
@@ -29,7 +28,7 @@ func (h *Handler) BrowserDrag(ctx context.Context, a *surface.BrowserDragArgs) (
 		return nil, refused(ref)
 	}
 	f := &surface.BrowserDragFacts{Tab: t.Handle()}
-	rec := language.Act{Verb: "Dragged"}
+	rec := language.Act{Verb: language.Dragged}
 	var dr *action.DragResult
 	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
 		var from, to input.Point
@@ -42,7 +41,7 @@ func (h *Handler) BrowserDrag(ctx context.Context, a *surface.BrowserDragArgs) (
 			if to, r = ac.viewPoint(ctx, a.View, *a.EndX, *a.EndY, "/end_x"); r != nil {
 				return r
 			}
-			rec.Object = fmt.Sprintf("from (%d, %d) to (%d, %d) in %s", *a.StartX, *a.StartY, *a.EndX, *a.EndY, a.View)
+			rec.Object = language.DragPoints(*a.StartX, *a.StartY, *a.EndX, *a.EndY, a.View)
 		} else {
 			var r *surface.Refusal
 			from, to, src, r = ac.dragTargets(ctx, a, &rec)
@@ -62,7 +61,7 @@ func (h *Handler) BrowserDrag(ctx context.Context, a *surface.BrowserDragArgs) (
 	}
 	f.Dragged = ac.dispatched()
 	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
-	return f, ac.outcome("browser_drag", ref, rec, false, a.TimeoutMs, "the drag")
+	return f, ac.outcome("browser_drag", ref, rec, false, a.TimeoutMs, language.WhatDrag)
 }
 
 // dragTargets resolves both ends and has the executor locate them (the
@@ -97,6 +96,6 @@ func (ac *act) dragTargets(ctx context.Context, a *surface.BrowserDragArgs, rec 
 		return e.From, e.To, 0, r
 	}
 	src, dst := ac.element(e.Source.Role, e.Source.Name), ac.element(e.Destination.Role, e.Destination.Name)
-	rec.Object = language.Target(src, ac.s.h.names) + " onto " + language.Target(dst, ac.s.h.names)
+	rec.Object = language.Onto(language.Target(src, ac.s.h.names), language.Target(dst, ac.s.h.names))
 	return e.From, e.To, id, nil
 }

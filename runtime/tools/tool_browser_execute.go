@@ -30,7 +30,7 @@ func (h *Handler) BrowserExecute(ctx context.Context, a *surface.BrowserExecuteA
 	f := &surface.BrowserExecuteFacts{Tab: t.Handle()}
 	var res input.ExecResult
 	held := false // the script waits inside a dialog it opened
-	rec := language.Act{Verb: "Ran the script"}
+	rec := language.Act{Verb: language.RanScript}
 	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
 		// A credential the person typed into this document stays theirs (credheld.go).
 		if r := s.heldCredential(ac.t); r != nil {
@@ -75,13 +75,13 @@ func (h *Handler) BrowserExecute(ctx context.Context, a *surface.BrowserExecuteA
 		b, _ := json.Marshal(res.Message)
 		f.Value = string(b)
 	}
-	out := ac.outcome("browser_execute", ref, rec, false, a.TimeoutMs, "the script")
+	out := ac.outcome("browser_execute", ref, rec, false, a.TimeoutMs, language.WhatScript)
 	if held && ac.dialogOf() != "" && out.Status == surface.StatusSucceeded {
 		// Unlike an input the page answered with a dialog, the script
 		// itself waits inside the dialog it opened: what ran stands, but
 		// the call has no result, so it is blocked until the dialog is
 		// answered.
-		rec := ac.receipt(language.Act{Verb: "Ran the script", Tail: "The script waits inside that dialog, so it has no result yet."})
+		rec := ac.receipt(language.Act{Verb: language.RanScript, Tail: language.ScriptHeld})
 		out = surface.Outcome{Status: surface.StatusBlocked, Effect: surface.EffectApplied, Readiness: out.Readiness,
 			Refusal: &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: ac.dialogOf()},
 			Summary: language.Action(rec), NextSteps: language.ActionSteps(rec)}
@@ -89,16 +89,12 @@ func (h *Handler) BrowserExecute(ctx context.Context, a *surface.BrowserExecuteA
 	switch {
 	case out.Refusal != nil:
 	case res.Thrown:
-		rec := ac.receipt(language.Act{Verb: "Ran the script", Tail: "It threw; whatever it did before that stands, and the error is in value."})
+		rec := ac.receipt(language.Act{Verb: language.RanScript, Tail: language.ScriptThrew})
 		out = surface.Outcome{Status: surface.StatusFailed, Effect: surface.EffectUnknown, Readiness: out.Readiness,
 			Refusal: &surface.Refusal{Reason: surface.ReasonScriptError},
-			Summary: language.Action(rec), NextSteps: []string{"Check the page with browser_read before running anything else."}}
+			Summary: language.Action(rec), NextSteps: []string{language.ScriptThrewNext}}
 	default:
-		tail := "Its result is in value."
-		if f.Truncated {
-			tail = "Its result was cut to max_result_chars (truncated)."
-		}
-		out.Summary += " " + tail
+		out.Summary += " " + language.ScriptResult(f.Truncated)
 	}
 	return f, out
 }

@@ -42,7 +42,7 @@ func (h *Handler) BrowserHistory(ctx context.Context, a *surface.BrowserHistoryA
 		if ref.Reason == surface.ReasonTimeout {
 			// Still loading at the bound: the move happened, so the call
 			// succeeded; readiness says loading and the next step waits.
-			return f, done(stillLoading(language.Moved(a.Action, f.Tab, f.URL)), l.Readiness, surface.EffectApplied, false)
+			return f, done(language.StillLoading(language.Moved(a.Action, f.Tab, f.URL)), l.Readiness, surface.EffectApplied, false)
 		}
 		return f, surface.Outcome{Effect: surface.EffectApplied, Readiness: readinessOf(l.Readiness), Refusal: ref}
 	}

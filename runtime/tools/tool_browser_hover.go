@@ -21,7 +21,7 @@ func (h *Handler) BrowserHover(ctx context.Context, a *surface.BrowserHoverArgs)
 		return nil, refused(ref)
 	}
 	f := &surface.BrowserHoverFacts{Tab: t.Handle(), Target: a.Target, View: a.View}
-	rec := language.Act{Verb: "Hovered over"}
+	rec := language.Act{Verb: language.HoveredOver}
 	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
 		pt, r := ac.point(ctx, a.Branch() == surface.BrowserHoverBranchPoint, a.Target, a.Selector, a.View, a.X, a.Y, pagejs.LocateOptions{AllowDisabled: true}, &rec)
 		if r != nil {
@@ -32,5 +32,5 @@ func (h *Handler) BrowserHover(ctx context.Context, a *surface.BrowserHoverArgs)
 	})
 	f.Hovered = ac.dispatched()
 	f.DialogType = ac.dialogOf()
-	return f, ac.outcome("browser_hover", ref, rec, true, a.TimeoutMs, "the pointer move")
+	return f, ac.outcome("browser_hover", ref, rec, true, a.TimeoutMs, language.WhatPointerMove)
 }

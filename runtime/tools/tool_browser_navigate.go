@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -21,7 +20,7 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 	defer cancel()
 	ctx = boundary.Governed(ctx) // every hop is held to the call's authority
 	discard := a.Beforeunload == "discard"
-	pipeline.FromContext(ctx).Stage("Navigating to " + language.Host(a.URL)) // progress a client sees
+	pipeline.FromContext(ctx).Stage(language.NavigatingTo(a.URL)) // progress a client sees
 	f := &surface.BrowserNavigateFacts{}
 	var land browser.Landing
 	var err error
@@ -68,7 +67,7 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 			// loading and the next step waits for the load.
 			f.URL, f.Title = governLanding(ctx, l.URL, l.Title)
 			f.DocumentGeneration = int(l.Generation)
-			return f, done(stillLoading(navigateText(f)), l.Readiness, surface.EffectApplied, false)
+			return f, done(language.StillLoading(navigateText(f)), l.Readiness, surface.EffectApplied, false)
 		}
 		f.URL, f.Title, f.DocumentGeneration = governedURL(landOr(err, land).URL), title(landOr(err, land).Title), int(landOr(err, land).Generation)
 		eff := faultEffect(err, surface.EffectNone)
@@ -103,53 +102,14 @@ func landOr(err error, l browser.Landing) browser.Landing {
 	return l
 }
 
-func navigateSentence(f *surface.BrowserNavigateFacts) string {
-	host := language.Host(f.URL)
-	switch {
-	case f.Reused:
-		return fmt.Sprintf("Reused the %s tab", host)
-	case f.Recreated:
-		return fmt.Sprintf("Reopened %s in a new tab under %s, because its tab had closed", host, f.Tab)
-	case f.Created:
-		return fmt.Sprintf("Opened %s", host)
-	}
-	return fmt.Sprintf("Navigated to %s", host) // the tab is in the facts
-}
-
+// navigateText words the landing the facts hold.
 func navigateText(f *surface.BrowserNavigateFacts) language.Text {
-	s := navigateSentence(f) + "."
-	// No next step: inspecting or finding is what a model does next anyway,
-	// and a receipt that says so on every navigation pays for it each time.
-	return language.Say(s)
+	return language.Navigated(f.URL, f.Tab, f.Reused, f.Recreated, f.Created)
 }
 
-// stillLoading adds to a receipt that its page was still loading at the
-// call's bound, and points at the wait for it.
-func stillLoading(t language.Text) language.Text {
-	return language.Say(t.Summary+" The page was still loading when the call's time ran out.",
-		`Call browser_wait with {"condition":"load_ready"} before acting on the page.`)
-}
-
-// loadingText adds to a receipt that its page is interactive but its load event is
-// still pending at the call's bound, naming what still loads.
+// loadingText adds to a receipt what of its page still loads (language.StillFetching).
 func loadingText(t language.Text, l *browser.Loading) language.Text {
-	what := "some of its resources are"
-	switch {
-	case l.Images > 0 && l.Frames > 0:
-		what = language.Plural(l.Images, "image", "images") + " and " + language.Plural(l.Frames, "frame", "frames") + " are"
-	case l.Images > 0:
-		what = language.Plural(l.Images, "image", "images") + isAre(l.Images)
-	case l.Frames > 0:
-		what = language.Plural(l.Frames, "frame", "frames") + isAre(l.Frames)
-	}
-	return language.Say(t.Summary+" The page is interactive, but "+what+" still loading.", t.NextSteps...)
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return " is"
-	}
-	return " are"
+	return language.StillFetching(t, l.Images, l.Frames)
 }
 
 // faultEffect is the effect of a navigation-like call that ended in err: after its

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -41,7 +40,7 @@ func (h *Handler) BrowserScroll(ctx context.Context, a *surface.BrowserScrollArg
 		return ac.scrollBy(ctx, a, f, &rec)
 	})
 	f.DialogType = ac.dialogOf()
-	return f, ac.outcome("browser_scroll", ref, rec, true, a.TimeoutMs, "the scroll")
+	return f, ac.outcome("browser_scroll", ref, rec, true, a.TimeoutMs, language.WhatScroll)
 }
 
 func (ac *act) reveal(ctx context.Context, a *surface.BrowserScrollArgs, f *surface.BrowserScrollFacts, rec *language.Act) *surface.Refusal {
@@ -73,11 +72,9 @@ func (ac *act) reveal(ctx context.Context, a *surface.BrowserScrollArgs, f *surf
 	obj := language.Target(el, ac.s.h.names)
 	if p.Scrolled {
 		ac.note(surface.EffectApplied)
-		rec.Verb, rec.Object = "Scrolled", obj+" into view"
-	} else {
-		rec.Verb, rec.Object = "Found", obj+" already in view"
 	}
-	rec.Tail = offsetsSentence(f)
+	rec.Verb, rec.Object = language.Revealed(obj, p.Scrolled)
+	rec.Tail = language.ScrollPosition(f.ScrollX, f.ScrollY)
 	return nil
 }
 
@@ -98,17 +95,11 @@ func (ac *act) scrollBy(ctx context.Context, a *surface.BrowserScrollArgs, f *su
 		return ac.fail(ctx, err, a.TimeoutMs)
 	}
 	f.Scrolled, f.ScrollX, f.ScrollY = off.Scrolled, px(off.X), px(off.Y)
-	what := "the page"
-	if off.Container {
-		what = "the scrolling pane"
-	}
 	if off.Scrolled {
 		ac.note(surface.EffectApplied)
-		rec.Verb = fmt.Sprintf("Scrolled %s %s by a %s step", what, a.Direction, a.Amount)
-	} else {
-		rec.Verb = fmt.Sprintf("Found no room to scroll %s %s", what, a.Direction)
 	}
-	rec.Tail = offsetsSentence(f)
+	rec.Verb = language.ScrolledBy(off.Container, a.Direction, a.Amount, off.Scrolled)
+	rec.Tail = language.ScrollPosition(f.ScrollX, f.ScrollY)
 	return nil
 }
 
@@ -127,22 +118,14 @@ func (ac *act) wheel(ctx context.Context, a *surface.BrowserScrollArgs, f *surfa
 		return r
 	}
 	f.Scrolled, f.ScrollX, f.ScrollY = after.X != before.X || after.Y != before.Y, px(after.X), px(after.Y)
-	dir := "down"
-	if a.Direction == "up" {
-		dir = "up"
-	}
-	rec.Verb = fmt.Sprintf("Turned the wheel %s %s at", language.Plural(ticks, "tick", "ticks"), dir)
+	rec.Verb = language.Wheeled(ticks, a.Direction == "up")
 	rec.Object = language.At(*a.X, *a.Y, a.View)
 	if !f.Scrolled {
-		rec.Tail = "Nothing scrolled."
+		rec.Tail = language.NothingScrolled
 	} else {
-		rec.Tail = offsetsSentence(f)
+		rec.Tail = language.ScrollPosition(f.ScrollX, f.ScrollY)
 	}
 	return nil
 }
 
 func px(v float64) int { return int(math.Round(v)) }
-
-func offsetsSentence(f *surface.BrowserScrollFacts) string {
-	return fmt.Sprintf("Scroll position: x %d, y %d.", f.ScrollX, f.ScrollY)
-}

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -84,14 +83,14 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 		return ac.typed(ctx, err, a, f, &rec, a.ClearFirst, typed, total)
 	})
 	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
-	return f, ac.outcome("browser_type_text", ref, rec, false, a.TimeoutMs, "the typing")
+	return f, ac.outcome("browser_type_text", ref, rec, false, a.TimeoutMs, language.WhatTyping)
 }
 
 // typed words what typing did: the characters that reached the page, and a
 // dialog that stopped it part way.
 func (ac *act) typed(ctx context.Context, err error, a *surface.BrowserTypeTextArgs, f *surface.BrowserTypeTextFacts, rec *language.Act, cleared bool, typed, total int) *surface.Refusal {
 	f.CharacterCount, f.Typed = typed, typed == total
-	rec.Verb = typedVerb(cleared, typed, total)
+	rec.Verb = language.Typed(cleared, typed, total)
 	if r := inputRefusal(ctx, err, a.TimeoutMs); r != nil {
 		return r
 	}
@@ -102,22 +101,6 @@ func (ac *act) typed(ctx context.Context, err error, a *surface.BrowserTypeTextA
 		}
 	}
 	return nil
-}
-
-func typedVerb(cleared bool, typed, total int) string {
-	var v string
-	switch {
-	case total == 0:
-		return "Cleared"
-	case typed < total:
-		v = "Typed " + strconv.Itoa(typed) + " of " + language.Characters(total) + " in"
-	default:
-		v = "Typed " + language.Characters(typed) + " in"
-	}
-	if cleared {
-		return "Cleared and t" + v[1:]
-	}
-	return v
 }
 
 // typeUnseen types into focus that page code cannot see: the receiver walk

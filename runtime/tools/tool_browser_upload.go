@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/action"
@@ -21,7 +20,7 @@ import (
 // contents never enter results beyond uploaded_count and uploaded_bytes.
 func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArgs) (*surface.BrowserUploadFacts, surface.Outcome) {
 	s := h.session(ctx)
-	pipeline.FromContext(ctx).Stage("Uploading files") // progress a client sees
+	pipeline.FromContext(ctx).Stage(language.UploadingFiles) // progress a client sees
 	var sizes []int64
 	var img *viewEntry
 	var local []input.File // the paths' files, read beneath their roots
@@ -71,7 +70,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 	f := &surface.BrowserUploadFacts{Tab: t.Handle(), Target: a.Target}
 	noun := language.Plural(len(sizes), "file", "files")
 	if img != nil {
-		noun = "the captured image"
+		noun = language.CapturedImage
 	}
 	rec := language.Act{}
 	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
@@ -81,7 +80,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 				return r
 			}
 			f.Target = a.View
-			rec.Verb = fmt.Sprintf("Dropped %s (%d bytes) at", noun, total)
+			rec.Verb = language.Dropped(noun, total)
 			rec.Object = language.At(*a.X, *a.Y, a.View)
 			file := input.File{Name: uploads.ImageName(img.mime), MIME: img.mime, Data: img.data}
 			shared := h.readsServerFiles(ctx, ac)
@@ -101,7 +100,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 			return r
 		}
 		defer release(ctx, fi)
-		rec.Verb = fmt.Sprintf("Attached %s (%d bytes) to", noun, total)
+		rec.Verb = language.Attached(noun, total)
 		rec.Object = language.Target(el, h.names)
 		var err error
 		switch {
@@ -139,7 +138,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 		return inputRefusal(ctx, err, a.TimeoutMs)
 	})
 	f.DialogType = ac.dialogOf()
-	return f, ac.outcome("browser_upload", ref, rec, false, a.TimeoutMs, "the upload")
+	return f, ac.outcome("browser_upload", ref, rec, false, a.TimeoutMs, language.WhatUpload)
 }
 
 // fileInput resolves the destination file input: the target or selector

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -15,17 +14,6 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
-
-// waitPhrases say what held, for the receipt.
-var waitPhrases = map[string]string{
-	surface.BrowserWaitBranchLoadReady:       "The page finished loading",
-	surface.BrowserWaitBranchURLContains:     "The URL contained the text",
-	surface.BrowserWaitBranchTextPresent:     "The text was on the page",
-	surface.BrowserWaitBranchTextAbsent:      "The text was not on the page",
-	surface.BrowserWaitBranchTargetPresent:   "The target was present",
-	surface.BrowserWaitBranchTargetAbsent:    "The target was gone",
-	surface.BrowserWaitBranchSelectorPresent: "A control matching the selector was present",
-}
 
 // BrowserWait waits for one condition, polling the live page, bounded by
 // timeout_ms; waits past surface.ProgressAfterMsMax notify progress.
@@ -41,7 +29,7 @@ func (h *Handler) BrowserWait(ctx context.Context, a *surface.BrowserWaitArgs) (
 	start := time.Now()
 	ctx, cancel := deadline(ctx, a.TimeoutMs)
 	defer cancel()
-	pipeline.FromContext(ctx).Stage(fmt.Sprintf("Waiting for %s, at most %d ms", a.Condition, limit)) // progress a client sees
+	pipeline.FromContext(ctx).Stage(language.WaitStage(a.Condition, limit)) // progress a client sees
 	t, ref := s.tab(ctx, a.Tab, a.Target)
 	if ref != nil {
 		return nil, refused(ref)
@@ -63,18 +51,16 @@ func (h *Handler) BrowserWait(ctx context.Context, a *surface.BrowserWaitArgs) (
 		if ref.Reason == surface.ReasonTimeout {
 			ref.Limit = strconv.Itoa(limit)
 			out := surface.Outcome{Effect: surface.EffectNone, Readiness: readinessOf(readiness), RepeatSafe: true, Refusal: ref}
-			t := language.Say(fmt.Sprintf("The %s condition did not hold within %d ms.", a.Condition, limit),
-				"Check the page with browser_read or browser_screenshot, then wait again or act.")
+			t := language.WaitTimedOut(a.Condition, limit)
 			out.Summary, out.NextSteps = t.Summary, t.NextSteps
 			return f, out
 		}
 		return f, refused(ref)
 	}
-	phrase := waitPhrases[a.Condition]
 	if a.Branch() == surface.BrowserWaitBranchDuration {
-		return f, done(language.Say(fmt.Sprintf("Waited %d ms on %s.", f.ElapsedMs, language.Host(t.URL()))), readiness, surface.EffectNone, true)
+		return f, done(language.Waited(f.ElapsedMs, t.URL()), readiness, surface.EffectNone, true)
 	}
-	return f, done(language.Say(fmt.Sprintf("%s after %d ms.", phrase, f.ElapsedMs)), readiness, surface.EffectNone, true)
+	return f, done(language.WaitHeld(a.Condition, f.ElapsedMs), readiness, surface.EffectNone, true)
 }
 
 // waitFor asks the executor to check the condition until it holds or ctx

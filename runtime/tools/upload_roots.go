@@ -12,6 +12,7 @@ import (
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/uploads"
 )
@@ -39,17 +40,17 @@ func (h *Handler) uploadRules(ctx context.Context) []uploads.Rule {
 		if lists := inv.Authority.ReadRootLists(); len(lists) > 0 {
 			out := make([]uploads.Rule, len(lists))
 			for i, l := range lists {
-				out[i] = uploads.Rule{Rule: uploads.RuleReadRoots, Where: "the " + l.Layer + " layer's files.read_roots", Roots: uploads.ResolveRoots(l.Roots)}
+				out[i] = uploads.Rule{Rule: uploads.RuleReadRoots, Where: language.ReadRootsWhere(l.Layer), Roots: uploads.ResolveRoots(l.Roots)}
 			}
 			return out
 		}
 	}
 	if cr, _ := ctx.Value(clientRootsKey{}).(ClientRoots); cr != nil {
 		if dirs, ok := cr(ctx); ok && len(dirs) > 0 {
-			return []uploads.Rule{{Rule: uploads.RuleClientRoots, Where: "the directories the client shares as MCP roots", Roots: uploads.ResolveRoots(dirs)}}
+			return []uploads.Rule{{Rule: uploads.RuleClientRoots, Where: language.ClientRootsWhere, Roots: uploads.ResolveRoots(dirs)}}
 		}
 	}
-	w := uploads.Rule{Rule: uploads.RuleWorkDir, Where: "the server's working directory (neither files.read_roots nor the client's MCP roots name upload directories)"}
+	w := uploads.Rule{Rule: uploads.RuleWorkDir, Where: language.WorkDirWhere}
 	// A server started at the filesystem root would otherwise read every
 	// file on the machine: that is no default.
 	if roots := uploads.ResolveRoots([]string{h.workDir}); len(roots) == 1 && roots[0] != string(filepath.Separator) {
