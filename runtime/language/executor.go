@@ -1,6 +1,9 @@
 package language
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Covering names the element that covered a target ("another element" when
 // the page gave it no role), its page name quoted.
@@ -10,9 +13,18 @@ func Covering(role, name string) string {
 	}
 	s := "a " + role
 	if q := Quote(name); q != "" {
-		s += " named " + q
+		s += coveringNamed + q
 	}
 	return s
+}
+
+const coveringNamed = " named "
+
+// WithoutName drops the page name from a Covering phrase, for a call that
+// withholds names: `a button named "Save"` becomes "a button".
+func WithoutName(covering string) string {
+	role, _, _ := strings.Cut(covering, coveringNamed)
+	return role
 }
 
 // FullPageTooLong says why a full-page capture of a page got times as long as

@@ -40,6 +40,10 @@ const (
 	MsgViewOtherTab              = "that view belongs to another tab"
 )
 
+// KeyRefused is the text of the error a key guard's refusal travels in
+// through the input package.
+func KeyRefused(reason string) string { return "key refused: " + reason }
+
 // NotOurHandle: a handle of kind this session did not issue.
 func NotOurHandle(kind string) string { return "not a " + kind + " handle this session issued" }
 

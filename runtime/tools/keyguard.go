@@ -24,7 +24,7 @@ import (
 // guardRefused carries a key guard's refusal out of the input package.
 type guardRefused struct{ r *surface.Refusal }
 
-func (g *guardRefused) Error() string { return "key refused: " + string(g.r.Reason) }
+func (g *guardRefused) Error() string { return language.KeyRefused(string(g.r.Reason)) }
 
 // keyGuard is the act's guard.
 func (a *act) keyGuard() input.KeyGuard {

@@ -2,9 +2,9 @@ package tools
 
 import (
 	"context"
-	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 )
 
@@ -32,8 +32,6 @@ func (a *act) unnamed(r *surface.Refusal) *surface.Refusal {
 	if r == nil || r.Reason != surface.ReasonTargetObscured || a.names() {
 		return r
 	}
-	if role, _, named := strings.Cut(r.Message, " named "); named {
-		r.Message = role
-	}
+	r.Message = language.WithoutName(r.Message)
 	return r
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
 )
 
 // TestRelaunchIsSaid kills the package's Chromium under a session's tab: the
@@ -27,11 +28,11 @@ func TestRelaunchIsSaid(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	r := h.call("browser_tabs", `{"action":"list"}`)
-	if !strings.HasPrefix(r.Envelope.Summary, relaunchNote) {
+	if !strings.HasPrefix(r.Envelope.Summary, language.RelaunchNote) {
 		t.Fatalf("first call after the crash does not say so: %s", r.JSON)
 	}
 	r = h.call("browser_tabs", `{"action":"list"}`)
-	if strings.Contains(r.Envelope.Summary, relaunchNote) || r.Envelope.Status != surface.StatusSucceeded {
+	if strings.Contains(r.Envelope.Summary, language.RelaunchNote) || r.Envelope.Status != surface.StatusSucceeded {
 		t.Fatalf("relaunch said twice, or the browser is not back: %s", r.JSON)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/boundary"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 )
@@ -36,17 +37,13 @@ func (s *session) tab(ctx context.Context, handle, target string) (*browser.Tab,
 	return t, nil
 }
 
-// relaunchNote is said once, by the first call after the browser had to be
-// started again.
-const relaunchNote = "The browser had stopped and was relaunched; earlier tabs closed."
-
 // noteRelaunch adds the relaunch sentence to this call's summary when the
 // workspace's browser was relaunched since its last call, and has the result
 // count the popups closed at once up to its end (facts popups_closed).
 func (s *session) noteRelaunch(ctx context.Context) {
 	inv := pipeline.FromContext(ctx)
 	if s.ws.TakeRelaunched() {
-		inv.Note(relaunchNote)
+		inv.Note(language.RelaunchNote)
 	}
 	if inv != nil { // taking twice in one call adds nothing
 		inv.Carry(func(r *surface.Refusal) { r.PopupsClosed += s.ws.TakePopupsClosed() })

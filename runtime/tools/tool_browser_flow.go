@@ -3,9 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -41,7 +39,7 @@ func (h *Handler) BrowserFlow(ctx context.Context, a *surface.BrowserFlowArgs) (
 	capt := &stepCapture{}
 	var deferred []string
 	for i, st := range a.Steps {
-		inv.Stage(fmt.Sprintf("Step %d of %d (%s): %s", i+1, len(a.Steps), st.ID, st.Tool))
+		inv.Stage(language.FlowStage(i+1, len(a.Steps), st.ID, st.Tool))
 		row := &surface.FlowRow{ID: st.ID, Tool: st.Tool}
 		f.Steps = append(f.Steps, row)
 		var r pipeline.Result
@@ -156,27 +154,7 @@ var callCeiling = time.Duration(surface.TimeoutMsMax) * time.Millisecond
 
 func flowText(f *surface.BrowserFlowFacts, dry bool, capt *stepCapture, deferred []string, clipped []string, ceilMs int) language.Text {
 	if dry {
-		s := fmt.Sprintf("Checked %s without running them.", language.Plural(f.Total, "step", "steps"))
-		if len(deferred) > 0 {
-			s += fmt.Sprintf(" What %s will hold is checked only at run time (run_time_checks).",
-				language.Plural(len(deferred), "reference", "references"))
-		}
-		return language.Say(s)
+		return language.FlowChecked(f.Total, len(deferred))
 	}
-	s := fmt.Sprintf("Completed %d of %s.", f.Completed, language.Plural(f.Total, "step", "steps"))
-	if f.Stopped {
-		s += " The flow stopped at the first step that did not succeed."
-	}
-	if len(clipped) > 0 {
-		s += fmt.Sprintf(" Step %s had less than its own timeout left of the flow's %d ms ceiling and was given the rest.",
-			strings.Join(clipped, ", "), ceilMs)
-	}
-	if capt.stoppedAt != "" {
-		s += fmt.Sprintf(" Step envelopes from %s on (%d bytes) were not recorded: the capture budget is %d bytes.",
-			capt.stoppedAt, capt.omitted, surface.FlowCaptureBytesMax)
-	}
-	if f.Completed < f.Total {
-		return language.Say(s, "Read the failing step's envelope in facts.steps before acting again.")
-	}
-	return language.Say(s)
+	return language.FlowRan(f.Completed, f.Total, f.Stopped, clipped, ceilMs, capt.stoppedAt, capt.omitted)
 }

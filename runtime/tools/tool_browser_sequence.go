@@ -3,9 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
@@ -53,12 +51,11 @@ func (h *Handler) BrowserSequence(ctx context.Context, a *surface.BrowserSequenc
 			ceil := c.CeilingMs()
 			out := surface.Outcome{Status: surface.StatusFailed, Effect: c.Effect(),
 				Refusal: &surface.Refusal{Reason: surface.ReasonTimeout, Limit: strconv.Itoa(ceil)}}
-			t := language.Say(fmt.Sprintf("The sequence's %d ms ceiling ran out after step %d of %d.", ceil, i, len(a.Steps)),
-				"Check the page with browser_read or browser_inspect before continuing.")
+			t := language.SequenceOutOfTime(ceil, i, len(a.Steps))
 			out.Summary, out.NextSteps = t.Summary, t.NextSteps
 			return f, out
 		}
-		inv.Stage(fmt.Sprintf("Step %d of %d: %s", i+1, len(a.Steps), st.Action))
+		inv.Stage(language.SequenceStage(i+1, len(a.Steps), st.Action))
 		r := c.Run(ctx, st.Tool, st.Args)
 		env := r.Envelope
 		f.Steps = append(f.Steps, &surface.StepRow{Action: st.Action, Status: env.Status, Effect: env.Effect, Summary: env.Summary})
@@ -68,11 +65,7 @@ func (h *Handler) BrowserSequence(ctx context.Context, a *surface.BrowserSequenc
 		}
 		f.CompletedSteps++
 	}
-	sum := fmt.Sprintf("Completed all %d steps on %s. Last: %s", len(a.Steps), host, last.Envelope.Summary)
-	if len(c.Clipped) > 0 {
-		sum += fmt.Sprintf(" Step %s had less than its own timeout left of the sequence's %d ms ceiling and was given the rest.",
-			strings.Join(c.Clipped, ", "), c.CeilingMs())
-	}
+	sum := language.SequenceDone(len(a.Steps), host, last.Envelope.Summary, c.Clipped, c.CeilingMs())
 	return f, surface.Outcome{Status: surface.StatusSucceeded, Effect: c.Effect(), Readiness: last.Envelope.Readiness,
 		RepeatSafe: c.RepeatSafe(), Summary: sum, NextSteps: last.Envelope.NextSteps}
 }
@@ -85,8 +78,7 @@ func stepFailed(i int, st *surface.SequenceStep, r pipeline.Result, eff surface.
 		DialogType string `json:"dialog_type"`
 	}
 	_ = json.Unmarshal(env.Facts, &child)
-	sum := fmt.Sprintf("Step %d of %d (%s) did not succeed, so the sequence stopped after %s: %s",
-		i+1, total, st.Action, language.Plural(i, "completed step", "completed steps"), env.Summary)
+	sum := language.SequenceStopped(i, total, st.Action, env.Summary)
 	return surface.Outcome{Status: env.Status, Effect: eff, Readiness: env.Readiness,
 		Refusal: &surface.Refusal{Reason: surface.ReasonStepFailed, DialogType: surface.DialogType(child.DialogType)},
 		Summary: sum, NextSteps: env.NextSteps}

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -23,9 +22,5 @@ func (h *Handler) PolicyExplain(ctx context.Context, a *surface.PolicyExplainArg
 	if note := auth.InterceptionOnlyNote(h.b != nil && h.b.EndpointRemote()); note != "" {
 		f.Note = strings.TrimSpace(f.Note + " " + note)
 	}
-	summary := fmt.Sprintf("Explained %s over %s in force. %s", language.Plural(len(f.Capabilities), "capability area", "capability areas"), language.Plural(len(f.Layers), "layer", "layers"), f.Situation)
-	if f.Note != "" {
-		summary += " " + f.Note
-	}
-	return f, done(language.Say(summary), "", surface.EffectNone, true)
+	return f, done(language.Explained(len(f.Capabilities), len(f.Layers), f.Situation, f.Note), "", surface.EffectNone, true)
 }
