@@ -13,6 +13,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/live"
 	"github.com/ghostlight-dev/ghostlight/runtime/handoff"
 	"github.com/ghostlight-dev/ghostlight/runtime/mcpedge"
+	"github.com/ghostlight-dev/ghostlight/runtime/recordings"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools"
 	"github.com/ghostlight-dev/ghostlight/runtime/workbench"
 )
@@ -202,7 +203,7 @@ func (a workbenchBrowser) Recordings() []workbench.Recording {
 
 func (a workbenchBrowser) RecordingGIF(session, handle string) ([]byte, error) {
 	data, err := a.h.RecordingGIF(session, handle)
-	if errors.Is(err, tools.ErrNoRecording) {
+	if errors.Is(err, recordings.ErrNoRecording) {
 		return nil, workbench.ErrNotFound
 	}
 	return data, err

@@ -96,11 +96,8 @@ func (h *Handler) Release(ctx context.Context, id string) error {
 	delete(h.sessions, id)
 	h.mu.Unlock()
 	if s != nil {
-		s.mu.Lock()
-		recs := s.recordings
-		s.mu.Unlock()
-		if recs != nil {
-			recs.discardAll() // frames never outlive their session
+		if recs := s.recorded(); recs != nil {
+			recs.DiscardAll() // frames never outlive their session
 		}
 	}
 	h.person.Forget(id) // what the person typed goes with the session

@@ -10,6 +10,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/handle"
+	"github.com/ghostlight-dev/ghostlight/runtime/recordings"
 )
 
 // session is one MCP session's state beside its browser workspace: its
@@ -25,8 +26,8 @@ type session struct {
 	targets    *targets             // target handles (targets.go)
 	snapshots  map[string]*snapshot // by tab handle: the current document snapshot
 	snapSeq    uint64
-	snapCodec  *handle.Codec // snapshot handles (snapshot.go), made on first use
-	recordings *recordings   // browser_record, made on first use
+	snapCodec  *handle.Codec     // snapshot handles (snapshot.go), made on first use
+	recordings *recordings.Store // browser_record, made on first use
 }
 
 // keptWorld and keptEvidence are the per-page state a session keeps on a tab.

@@ -4,107 +4,27 @@ import (
 	"context"
 	"errors"
 	"strconv"
-	"sync"
-	"time"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/boundary"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/recorder"
-	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/recordings"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 	"github.com/ghostlight-dev/ghostlight/runtime/uploads"
 )
 
-// recordPrefix starts a recording handle.
-const recordPrefix = surface.HandlePrefixRecording + "_"
-
-// recordEdge is the longest edge of a recorded frame: half the edge of a
-// returned image, so a replay of the longest recording stays near the image
-// byte bound without being scaled again.
-const recordEdge = surface.ImageEdgePxMax / 2
-
-// recordLimits are the recorder's bounds, all from generated constants.
-var recordLimits = recorder.Limits{
-	MaxDuration: time.Duration(surface.RecordMsMax) * time.Millisecond,
-	Retention:   time.Duration(surface.RecordRetentionMsMax) * time.Millisecond,
-	MaxFrames:   surface.RecordFramesMax,
-	MaxEdge:     recordEdge,
-	CallTimeout: time.Duration(surface.TimeoutMsDefault) * time.Millisecond,
-}
-
-// recordings are a session's recordings, by handle. Frames live in the
-// recorders' memory only.
-type recordings struct {
-	mu    sync.Mutex
-	seq   int
-	byID  map[string]*recording
-	codec *handle.Codec // the session's key for recording handles
-}
-
-// A recording handle is "rec_", the replica's name and eight base62 characters: the session's
-// recording number under its own key (runtime/handle).
-const recordBody = surface.HandleCharsMax - len(surface.HandlePrefixRecording) - 1 - handle.ReplicaChars
-
-type recording struct {
-	handle string
-	tab    *browser.Tab
-	r      *recorder.Recorder
-}
-
-func (s *session) recs() *recordings {
+// recs is the session's recordings (runtime/recordings), made on first use.
+func (s *session) recs() *recordings.Store {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.recordings == nil {
-		s.recordings = &recordings{byID: map[string]*recording{}, codec: handle.NewTagged(recordBody, s.h.b.Replica())}
+		s.recordings = recordings.New(s.ws.ID(), s.h.b.Replica())
 	}
 	return s.recordings
-}
-
-// live reports whether a recording still holds (or gathers) frames.
-func live(state string) bool {
-	return state == recorder.StateRecording || state == recorder.StateStopped
-}
-
-// resolve finds the named recording, or the only live one when none is named.
-func (rs *recordings) resolve(handle string) (*recording, *surface.Refusal) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if handle != "" {
-		if rec := rs.byID[handle]; rec != nil {
-			return rec, nil
-		}
-		return nil, &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Message: language.MsgRecordingNotOurs}
-	}
-	var found []*recording
-	for _, rec := range rs.byID {
-		if live(rec.r.Status().State) {
-			found = append(found, rec)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return nil, &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Message: language.MsgNoRecording}
-	case 1:
-		return found[0], nil
-	}
-	return nil, &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/recording",
-		Message: language.RecordingsMeant(len(found))}
-}
-
-// activeOn is the recording currently recording the tab's page, if any.
-func (rs *recordings) activeOn(t *browser.Tab) *recording {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	for _, rec := range rs.byID {
-		if rec.tab == t && rec.r.Page() == t.Page() && rec.r.Status().State == recorder.StateRecording {
-			return rec
-		}
-	}
-	return nil
 }
 
 // BrowserRecord records a tab's screencast into memory and delivers it as a
@@ -122,39 +42,39 @@ func (h *Handler) BrowserRecord(ctx context.Context, a *surface.BrowserRecordArg
 		// then refuse.
 		return nil, refused(boundary.DownloadsDenied(inv))
 	}
-	rec, r := s.recs().resolve(a.Recording)
+	rec, r := s.recs().Resolve(a.Recording)
 	if r != nil {
 		return nil, refused(r)
 	}
-	st := rec.r.Status()
-	f := &surface.BrowserRecordFacts{Tab: rec.tab.Handle(), Recording: rec.handle}
+	st := rec.R.Status()
+	f := &surface.BrowserRecordFacts{Tab: rec.Tab.Handle(), Recording: rec.Handle}
 	switch a.Branch() {
 	case surface.BrowserRecordBranchStatus:
 		fillStatus(f, st)
-		return f, done(language.RecordStatus(rec.handle, f.State, f.StopDeadlineMs, f.RetentionMs), "", surface.EffectNone, true)
+		return f, done(language.RecordStatus(rec.Handle, f.State, f.StopDeadlineMs, f.RetentionMs), "", surface.EffectNone, true)
 	case surface.BrowserRecordBranchDiscard:
-		already := !live(st.State)
-		rec.r.Discard()
-		fillStatus(f, rec.r.Status())
+		already := !recordings.Live(st.State)
+		rec.R.Discard()
+		fillStatus(f, rec.R.Status())
 		eff := surface.EffectApplied
 		if already {
 			eff = surface.EffectNone
 		}
-		return f, done(language.RecordDiscarded(rec.handle, already), "", eff, true)
+		return f, done(language.RecordDiscarded(rec.Handle, already), "", eff, true)
 	}
-	if !live(st.State) {
-		return nil, refused(unavailable(rec.handle, st.State))
+	if !recordings.Live(st.State) {
+		return nil, refused(unavailable(rec.Handle, st.State))
 	}
 	switch a.Branch() {
 	case surface.BrowserRecordBranchStop:
 		already := st.State == recorder.StateStopped
-		rec.r.Stop(ctx, recorder.StopRequested)
-		fillStatus(f, rec.r.Status())
+		rec.R.Stop(ctx, recorder.StopRequested)
+		fillStatus(f, rec.R.Status())
 		eff := surface.EffectApplied
 		if already {
 			eff = surface.EffectNone
 		}
-		return f, done(language.RecordStopped(rec.handle, already, f.RetentionMs), "", eff, true)
+		return f, done(language.RecordStopped(rec.Handle, already, f.RetentionMs), "", eff, true)
 	}
 	return s.recordSave(ctx, a, rec, f)
 }
@@ -179,9 +99,9 @@ func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs)
 		return nil, refused(r)
 	}
 	rs := s.recs()
-	if old := rs.activeOn(t); old != nil {
+	if old := rs.ActiveOn(t); old != nil {
 		return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Tab: t.Handle(),
-			Message: language.AlreadyRecording(old.handle)})
+			Message: language.AlreadyRecording(old.Handle)})
 	}
 	var rec *recorder.Recorder
 	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
@@ -194,7 +114,7 @@ func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs)
 		// kept: a card number or a code shows in plain sight (credheld.go).
 		session, handle := s.ws.ID(), t.Handle()
 		held := func() bool { return s.h.person.Held(session, handle, t.Generation()) }
-		if rec, err = recorder.Start(ctx, page, recordLimits, held); err != nil {
+		if rec, err = recorder.Start(ctx, page, recordings.Limits, held); err != nil {
 			return refusal.For(err, surface.TimeoutMsDefault)
 		}
 		return nil
@@ -202,11 +122,7 @@ func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs)
 	if r != nil {
 		return nil, refused(r)
 	}
-	rs.mu.Lock()
-	rs.seq++
-	handle := recordPrefix + rs.codec.Encode(uint64(rs.seq))
-	rs.byID[handle] = &recording{handle: handle, tab: t, r: rec}
-	rs.mu.Unlock()
+	handle := rs.Add(t, rec).Handle
 	f := &surface.BrowserRecordFacts{Tab: t.Handle(), Recording: handle}
 	fillStatus(f, rec.Status())
 	f.StopDeadlineMs = surface.RecordMsMax
@@ -215,26 +131,26 @@ func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs)
 
 // recordSave stops an active recording, encodes the GIF in memory and
 // delivers it to the client or to a file input.
-func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, rec *recording, f *surface.BrowserRecordFacts) (*surface.BrowserRecordFacts, surface.Outcome) {
+func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, rec *recordings.Entry, f *surface.BrowserRecordFacts) (*surface.BrowserRecordFacts, surface.Outcome) {
 	stopped := false
 	pipeline.FromContext(ctx).Stage("Saving the recording") // progress a client sees
-	if rec.r.Status().State == recorder.StateRecording {
-		rec.r.Stop(ctx, recorder.StopSaved)
+	if rec.R.Status().State == recorder.StateRecording {
+		rec.R.Stop(ctx, recorder.StopSaved)
 		stopped = true
 	}
-	g, err := rec.r.Encode(surface.ImageBytesMax)
+	g, err := rec.R.Encode(surface.ImageBytesMax)
 	if err != nil {
-		st := rec.r.Status()
+		st := rec.R.Status()
 		if err == recorder.ErrTooLarge {
 			return nil, refused(&surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Rule: surface.RuleMaximum,
 				Limit: strconv.Itoa(surface.ImageBytesMax), Message: language.MsgReplayTooBig})
 		}
-		if !live(st.State) {
-			return nil, refused(unavailable(rec.handle, st.State))
+		if !recordings.Live(st.State) {
+			return nil, refused(unavailable(rec.Handle, st.State))
 		}
 		return nil, refused(&surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Message: language.MsgRecordingEmpty})
 	}
-	fillStatus(f, rec.r.Status())
+	fillStatus(f, rec.R.Status())
 	f.DurationMs = int(g.Duration.Milliseconds())
 	f.FramesKept, f.FramesCaptured = g.FramesKept, g.FramesCaptured
 	f.Bytes, f.Width, f.Height = len(g.Data), g.Width, g.Height
@@ -248,7 +164,7 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 		if stopped {
 			eff = surface.EffectApplied
 		}
-		out := done(language.RecordSaved(rec.handle, f.DurationMs, f.Delivery, "", reduced), "", eff, true)
+		out := done(language.RecordSaved(rec.Handle, f.DurationMs, f.Delivery, "", reduced), "", eff, true)
 		out.Image = &surface.Image{MIME: "image/gif", Data: g.Data}
 		return f, out
 	}
@@ -259,7 +175,7 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 	// A selector names no tab: it looks in the recorded tab.
 	recTab := ""
 	if a.Selector != nil {
-		recTab = rec.tab.Handle()
+		recTab = rec.Tab.Handle()
 	}
 	t, r := s.tab(ctx, recTab, a.Target)
 	if r != nil {
@@ -289,7 +205,7 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 		}
 		return nil, ac.outcome("browser_record", ref, language.Act{}, false, 0, "the attachment")
 	}
-	text := language.RecordSaved(rec.handle, f.DurationMs, f.Delivery, where, reduced)
+	text := language.RecordSaved(rec.Handle, f.DurationMs, f.Delivery, where, reduced)
 	if d := ac.dialogOf(); d != "" {
 		// The input's own handlers opened a dialog: the save happened.
 		text = language.DialogAfter(text, string(d))
@@ -301,9 +217,9 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 // recordDownload has the browser download the replay from the recorded tab's page, by
 // the same path as a page's own download: the session's download directory, its bound
 // and its report. The result names the file and its size, never a path.
-func (s *session) recordDownload(ctx context.Context, rec *recording, f *surface.BrowserRecordFacts, data []byte, reduced bool) (*surface.BrowserRecordFacts, surface.Outcome) {
-	name := replayName(rec.handle)
-	d, err := rec.tab.SaveAsDownload(boundary.Governed(ctx), name, "image/gif", data)
+func (s *session) recordDownload(ctx context.Context, rec *recordings.Entry, f *surface.BrowserRecordFacts, data []byte, reduced bool) (*surface.BrowserRecordFacts, surface.Outcome) {
+	name := replayName(rec.Handle)
+	d, err := rec.Tab.SaveAsDownload(boundary.Governed(ctx), name, "image/gif", data)
 	s.ws.TakeDownloads() // this result reports it; the next one must not again
 	if err != nil {
 		if errors.Is(err, browser.ErrDownloadsDenied) {
@@ -319,14 +235,5 @@ func (s *session) recordDownload(ctx context.Context, rec *recording, f *surface
 			Refusal: &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/download", Download: boundary.DownloadFact(d, 1),
 				Message: language.ReplayDownloadEnded(string(d.State))}}
 	}
-	return f, done(language.RecordSaved(rec.handle, f.DurationMs, f.Delivery, name, reduced), "", surface.EffectApplied, false)
-}
-
-// discardAll erases every recording of a session that ends.
-func (rs *recordings) discardAll() {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	for _, rec := range rs.byID {
-		rec.r.Discard()
-	}
+	return f, done(language.RecordSaved(rec.Handle, f.DurationMs, f.Delivery, name, reduced), "", surface.EffectApplied, false)
 }
