@@ -173,7 +173,7 @@ func sayNoSentences(t *testing.T, dir string, least int, literals bool) {
 			t.Fatal(err)
 		}
 		read++
-		pending := !literals || sentencesPending[filepath.Base(path)]
+		pending := !literals
 		said := map[token.Pos]bool{} // literals already reported as a format
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch x := n.(type) {
@@ -218,14 +218,6 @@ func sayNoSentences(t *testing.T, dir string, least int, literals bool) {
 	}
 }
 
-// sentencesPending are handler files that may still type sentences: another
-// change is moving the recordings store, with its words, out of them, and
-// their sentences move to runtime/language with it. Refusal Messages are
-// checked in them all the same.
-var sentencesPending = map[string]bool{
-	"tool_browser_record.go": true,
-	"workbench.go":           true,
-}
 
 // proseEnd: a letter followed by ". " or by a "." that ends the text.
 var proseEnd = regexp.MustCompile(`\pL\.( |$)`)

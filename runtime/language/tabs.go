@@ -31,7 +31,11 @@ func TabsListed(listed, all int, crashed []string) Text {
 	}
 	s := fmt.Sprintf("Listed %s.", Plural(listed, "tab", "tabs")) // this session's, all of them
 	if all > listed {
-		s = fmt.Sprintf("This session controls %d tabs; the first %s are listed.", all, Plural(listed, "is", "are"))
+		verb := "are"
+		if listed == 1 {
+			verb = "is"
+		}
+		s = fmt.Sprintf("This session controls %d tabs; the first %d %s listed.", all, listed, verb)
 	}
 	if len(crashed) == 0 {
 		return Say(s)

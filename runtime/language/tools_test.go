@@ -53,6 +53,8 @@ func TestToolSentences(t *testing.T) {
 		{say(TabFocused("tab_1")), "Focused tab_1."},
 		{say(TabClosed("tab_1", false)), "tab_1 was already closed; nothing to do."},
 		{say(TabsListed(0, 0, nil)), "This session controls no tab. | Open one with browser_navigate."},
+		{say(TabsListed(2, 5, nil)), "This session controls 5 tabs; the first 2 are listed."},
+		{say(TabsListed(1, 3, nil)), "This session controls 3 tabs; the first 1 is listed."},
 		{say(TabsListed(2, 2, []string{"tab_1", "tab_2", "tab_3", "tab_4"})), "Listed 2 tabs. The page of tab_1, tab_2, tab_3 and 1 more crashed. | Call browser_navigate with a crashed tab's handle to reload it, or close it with browser_tabs."},
 		{say(Explained(1, 2, "Open.", "Note.")), "Explained 1 capability area over 2 layers in force. Open. Note."},
 		{WithoutName(Covering("button", "Save")), "a button"},

@@ -8,6 +8,8 @@ import "fmt"
 const (
 	// UploadingFiles is the progress a client sees while an upload runs.
 	UploadingFiles = "Uploading files"
+	// SavingRecording is the progress a client sees while a recording is saved.
+	SavingRecording = "Saving the recording"
 	// CapturedImage names a view's image uploaded as the file.
 	CapturedImage = "the captured image"
 )

@@ -133,7 +133,7 @@ func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs)
 // delivers it to the client or to a file input.
 func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, rec *recordings.Entry, f *surface.BrowserRecordFacts) (*surface.BrowserRecordFacts, surface.Outcome) {
 	stopped := false
-	pipeline.FromContext(ctx).Stage("Saving the recording") // progress a client sees
+	pipeline.FromContext(ctx).Stage(language.SavingRecording) // progress a client sees
 	if rec.R.Status().State == recorder.StateRecording {
 		rec.R.Stop(ctx, recorder.StopSaved)
 		stopped = true
