@@ -173,7 +173,7 @@ func sayNoSentences(t *testing.T, dir string, least int, literals bool) {
 			t.Fatal(err)
 		}
 		read++
-		pending := !literals
+		skip := !literals
 		said := map[token.Pos]bool{} // literals already reported as a format
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch x := n.(type) {
@@ -184,12 +184,12 @@ func sayNoSentences(t *testing.T, dir string, least int, literals bool) {
 					said[x.Tag.Pos()] = true // a struct tag is no sentence
 				}
 			case *ast.CallExpr:
-				if lit, name := fmtFormat(x); lit != nil && !pending && prose(unquote(lit)) {
+				if lit, name := fmtFormat(x); lit != nil && !skip && prose(unquote(lit)) {
 					said[lit.Pos()] = true
 					t.Errorf("%s: fmt.%s(%q) types a sentence in the handler: name it in runtime/language", fset.Position(x.Pos()), name, unquote(lit))
 				}
 			case *ast.BasicLit:
-				if x.Kind == token.STRING && !pending && !said[x.Pos()] && prose(unquote(x)) {
+				if x.Kind == token.STRING && !skip && !said[x.Pos()] && prose(unquote(x)) {
 					t.Errorf("%s: %q is a sentence typed in the handler: name it in runtime/language", fset.Position(x.Pos()), unquote(x))
 				}
 			}
