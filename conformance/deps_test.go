@@ -218,7 +218,6 @@ func sayNoSentences(t *testing.T, dir string, least int, literals bool) {
 	}
 }
 
-
 // proseEnd: a letter followed by ". " or by a "." that ends the text.
 var proseEnd = regexp.MustCompile(`\pL\.( |$)`)
 

@@ -16,9 +16,9 @@ func TestMaskEchoes(t *testing.T) {
 		{"Card 4242-4242-4242-4242", "Card *******************"},
 		{"password: hunter2Secret!", "password: *************!"},
 		{"password: hunter2-Secret", "password: **************"},
-		{"ending 4242", "ending 4242"},                    // a part is not the secret
-		{"4242424242424243", "4242424242424243"},          // one digit off
-		{"HUNTER2SECRET", "HUNTER2SECRET"},                // case counts
+		{"ending 4242", "ending 4242"},           // a part is not the secret
+		{"4242424242424243", "4242424242424243"}, // one digit off
+		{"HUNTER2SECRET", "HUNTER2SECRET"},       // case counts
 		{"a 4242424242424242 b 4242424242424242", "a **************** b ****************"},
 		{"ünï 4242424242424242 ✓", "ünï **************** ✓"}, // multi-byte around
 	} {
