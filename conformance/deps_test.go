@@ -20,7 +20,10 @@ import (
 // package both gen/ and generated/ import depends on nothing of the module;
 // the executor knows nothing of MCP; the MCP edge nothing of rod; the
 // boundary's wiring (runtime/boundary) nothing of the handlers or MCP; a
-// session's recordings (runtime/recordings) nothing of a call or MCP.
+// session's recordings (runtime/recordings) nothing of a call or MCP; the
+// handlers' acting code (runtime/tools/act) and outcomes
+// (runtime/tools/outcome) nothing of the handlers above them, the server,
+// MCP, gen/ or CUE.
 func TestDependenciesPointOneWay(t *testing.T) {
 	deps := func(pkg string) []string {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()
@@ -52,13 +55,18 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		// Errors become refusals below the handlers, above the executor.
 		"../runtime/refusal": {"github.com/mark3labs/mcp-go", mod + "runtime/pipeline", mod + "runtime/governance", mod + "runtime/mcpedge", mod + "runtime/tools", mod + "runtime/server"},
 		// The typed-secret mask is pure: it sees text, never a page, a call or a person.
-		"../runtime/echomask":  {mod + "runtime/browser", mod + "runtime/pipeline", mod + "runtime/handoff", mod + "runtime/tools", mod + "generated/", "github.com/go-rod", "github.com/mark3labs"},
-		"../runtime/workbench": {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/tools"},
+		"../runtime/echomask": {mod + "runtime/browser", mod + "runtime/pipeline", mod + "runtime/handoff", mod + "runtime/tools", mod + "generated/", "github.com/go-rod", "github.com/mark3labs"},
+		// The handlers' acting code and outcomes sit below the handlers: the
+		// session reaches act through act.Session, never the other way.
+		// (A rule ending in "$" names one package exactly.)
+		"../runtime/tools/act":     {"cuelang.org/", mod + "gen/", "github.com/mark3labs/mcp-go", mod + "runtime/tools$", mod + "runtime/mcpedge", mod + "runtime/server"},
+		"../runtime/tools/outcome": {"cuelang.org/", mod + "gen/", "github.com/mark3labs/mcp-go", mod + "runtime/tools$", mod + "runtime/tools/act", mod + "runtime/mcpedge", mod + "runtime/server"},
+		"../runtime/workbench":     {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/tools"},
 	}
 	for pkg, bad := range forbid {
 		for _, d := range deps(pkg) {
 			for _, b := range bad {
-				if strings.HasPrefix(d, b) {
+				if exact, ok := strings.CutSuffix(b, "$"); ok && d == exact || !ok && strings.HasPrefix(d, b) {
 					t.Errorf("%s depends on %s", pkg, d)
 				}
 			}
@@ -95,7 +103,8 @@ func pkgImports(t *testing.T, pattern string, withTests bool) map[string][]strin
 }
 
 // TestHandlersHoldNoBrowserBehaviour: the tool handlers drive the browser
-// only through the executor's API. No non-test file of runtime/tools imports
+// only through the executor's API. No non-test file of runtime/tools (or of
+// its act and outcome packages) imports
 // rod or its protocol package: settling, page JS and DOM queries live under
 // runtime/browser. (Tests may reach the browser directly, as a harness.)
 // Nor does one hold a page program in a string literal: page JS lives in
@@ -109,9 +118,10 @@ func TestHandlersHoldNoBrowserBehaviour(t *testing.T) {
 		}
 	}
 	files, _ := filepath.Glob("../runtime/tools/*.go")
+	shared, _ := filepath.Glob("../runtime/tools/*/*.go") // act, outcome
 	fset := token.NewFileSet()
 	read := 0
-	for _, path := range files {
+	for _, path := range append(files, shared...) {
 		if strings.HasSuffix(path, "_test.go") {
 			continue
 		}
@@ -148,12 +158,13 @@ func TestHandlersHoldNoBrowserBehaviour(t *testing.T) {
 // that reads as prose (a sentence or a fragment of one; see prose), no
 // fmt.Sprintf or fmt.Errorf with such a format, and no refusal Message that
 // is a literal or a fmt call at all. Key names, JSON pointers, enum values,
-// handle prefixes and one-word labels stay where they are used. The state
-// the handlers keep below them (runtime/recordings) is held to the Message
-// rule only.
+// handle prefixes and one-word labels stay where they are used. The code
+// the handlers share (runtime/tools/act, runtime/tools/outcome) is held to
+// the same rules; the state they keep below them (runtime/recordings) to the
+// Message rule only.
 func TestHandlersSayNoSentences(t *testing.T) {
-	for dir, least := range map[string]int{"../runtime/tools": 20, "../runtime/recordings": 2} {
-		sayNoSentences(t, dir, least, dir == "../runtime/tools")
+	for dir, least := range map[string]int{"../runtime/tools": 20, "../runtime/tools/act": 5, "../runtime/tools/outcome": 2, "../runtime/recordings": 2} {
+		sayNoSentences(t, dir, least, strings.HasPrefix(dir, "../runtime/tools"))
 	}
 }
 

@@ -57,7 +57,7 @@ func (h *harness) actTarget(tab, text string) string {
 	h.t.Helper()
 	var out string
 	h.actOnTab(tab, func(ctx context.Context, t *browser.Tab) {
-		res, err := pagejs.Find(ctx, h.actSess().world(t), pagejs.FindRequest{Text: text, Scope: pagejs.FindAny, Max: 1})
+		res, err := pagejs.Find(ctx, h.actSess().World(t), pagejs.FindRequest{Text: text, Scope: pagejs.FindAny, Max: 1})
 		if err != nil || len(res.Matches) == 0 {
 			h.t.Fatalf("no target for %q: %v", text, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // replayName is the file name a replay is downloaded under.
@@ -19,10 +20,10 @@ func replayName(handle string) string { return "ghostlight-" + handle + ".gif" }
 // download: nothing committed (the tab stayed on its page); the carried download fact
 // and its sentence say what became of the file.
 func navigatedToDownload(f *surface.BrowserNavigateFacts, l browser.Landing) surface.Outcome {
-	f.URL, f.Title, f.DocumentGeneration = governedURL(l.URL), title(l.Title), int(l.Generation)
+	f.URL, f.Title, f.DocumentGeneration = outcome.URL(l.URL), outcome.Title(l.Title), int(l.Generation)
 	eff := surface.EffectNone
 	if f.Created {
 		eff = surface.EffectApplied
 	}
-	return done(language.Say(language.AnsweredWithDownload), l.Readiness, eff, false)
+	return outcome.Done(language.Say(language.AnsweredWithDownload), l.Readiness, eff, false)
 }

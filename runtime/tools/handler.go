@@ -1,9 +1,10 @@
 // Package tools implements the generated surface.Handler over the rod
 // executor: one handler file per tool, and the session, targets and views
-// they share; an action's lifecycle (arm, dispatch, settle, observe) is
-// runtime/browser/action's, called once per action. Handlers get typed
-// arguments (decoded, classified and authorized by the pipeline) and return
-// typed facts plus an outcome; they never parse arguments or build facts maps.
+// they share; how a handler acts is runtime/tools/act's, and an action's
+// lifecycle (arm, dispatch, settle, observe) runtime/browser/action's, called
+// once per action. Handlers get typed arguments (decoded, classified and
+// authorized by the pipeline) and return typed facts plus an outcome; they
+// never parse arguments or build facts maps.
 package tools
 
 import (

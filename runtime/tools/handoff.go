@@ -42,14 +42,14 @@ func WithElicitation(ctx context.Context, fn Elicit) context.Context {
 // workbench reaches it through here.
 func (h *Handler) Person() *handoff.Store { return &h.person }
 
-// handoff opens (or keeps open) the tab's handoff for the credential stop r
+// Handoff opens (or keeps open) the tab's handoff for the credential stop r
 // and tells the person where to complete it: r gains the workbench link, a
 // headful window shows the tab, and a client that can show a link gets one.
-func (s *session) handoff(ctx context.Context, t *browser.Tab, r *surface.Refusal) {
+func (s *session) Handoff(ctx context.Context, t *browser.Tab, r *surface.Refusal) {
 	// The person's keys reach no credential field of a site the model's
 	// script ran on until they clear it (runtime/browser/scripted.go).
 	r.SiteScripted = t.ModelScripted()
-	s.ask(ctx, t, r, handoff.KindCredential, nil)
+	s.Ask(ctx, t, r, handoff.KindCredential, nil)
 }
 
 // confirmFlow asks the person, through the same handoff, to allow the
@@ -57,17 +57,17 @@ func (s *session) handoff(ctx context.Context, t *browser.Tab, r *surface.Refusa
 // allows it, and the model's repeat of the call then runs.
 func (s *session) confirmFlow(ctx context.Context, t *browser.Tab, r *surface.Refusal) {
 	approve := pipeline.FromContext(ctx).FlowApproval()
-	s.ask(ctx, t, r, handoff.KindFlow, func(answer string) {
+	s.Ask(ctx, t, r, handoff.KindFlow, func(answer string) {
 		if approve != nil && answer != handoff.AnswerRefuse {
 			approve()
 		}
 	})
 }
 
-// ask opens (or keeps open) the tab's handoff and tells the person where to
+// Ask opens (or keeps open) the tab's handoff and tells the person where to
 // act: r gains the workbench link, a headful window shows the tab, and a
 // client that can show a link gets one.
-func (s *session) ask(ctx context.Context, t *browser.Tab, r *surface.Refusal, kind string, answer func(string)) {
+func (s *session) Ask(ctx context.Context, t *browser.Tab, r *surface.Refusal, kind string, answer func(string)) {
 	session, tab := s.ws.ID(), t.Handle()
 	o := s.h.person.Open(session, tab, kind, language.Clean(r.Message), language.Host(t.URL()), answer)
 	if o.Link != nil {

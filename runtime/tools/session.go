@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"sync"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -10,7 +11,10 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/handle"
+	"github.com/ghostlight-dev/ghostlight/runtime/handoff"
+	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/recordings"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/act"
 )
 
 // session is one MCP session's state beside its browser workspace: its
@@ -30,6 +34,9 @@ type session struct {
 	recordings *recordings.Store // browser_record, made on first use
 }
 
+// A session is what an act asks of its call's session (runtime/tools/act).
+var _ act.Session = (*session)(nil)
+
 // keptWorld and keptEvidence are the per-page state a session keeps on a tab.
 var (
 	keptWorld    = browser.NewKept[*world]()
@@ -48,9 +55,9 @@ func newSession(h *Handler, id string) *session {
 	return &session{h: h, ws: h.b.Workspace(id), views: newViews(h.b.Replica()), targets: newTargets(h.b.Replica()), snapshots: map[string]*snapshot{}}
 }
 
-// world returns the isolated world of the tab's current page, making a new
+// World returns the isolated world of the tab's current page, making a new
 // one when the tab was recreated behind its handle.
-func (s *session) world(t *browser.Tab) *pagejs.World { return s.pageWorld(t).w }
+func (s *session) World(t *browser.Tab) *pagejs.World { return s.pageWorld(t).w }
 
 // runner returns the script runner kept for the tab's current page.
 func (s *session) runner(t *browser.Tab) *input.Runner { return s.pageWorld(t).run }
@@ -72,4 +79,25 @@ func (s *session) pageWorld(t *browser.Tab) *world {
 	w.w.SetFrames(boundary.FrameSource(t)) // cross-origin frames of admitted hosts
 	keptWorld.Put(t, w)
 	return w
+}
+
+// Workspace is the session's browser workspace.
+func (s *session) Workspace() *browser.Workspace { return s.ws }
+
+// Person is what waits on the person (the Handler's).
+func (s *session) Person() *handoff.Store { return &s.h.person }
+
+// NamesOn reports whether the call under ctx may name the elements it
+// touches in receipts and refusals: privacy.preserve_target_names of the
+// call's own authority snapshot (so a reload applies from the next call),
+// and never when the handler was built to withhold names. Perception a
+// model asks for (inspect, find, read) names what it sees either way.
+func (s *session) NamesOn(ctx context.Context) bool {
+	if !s.h.names {
+		return false
+	}
+	if inv := pipeline.FromContext(ctx); inv != nil && inv.Authority != nil {
+		return inv.Authority.PreserveTargetNames()
+	}
+	return true
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/act"
 )
 
 // deadline bounds a call by its timeout_ms (0: the spec default).
@@ -87,7 +88,7 @@ func (s *session) onTab(ctx context.Context, t *browser.Tab, fn func(ctx context
 // onTabSaying is onTab that hands said the popups its result says were
 // closed (boundary.NoteHeld), once fn has returned.
 func (s *session) onTabSaying(ctx context.Context, t *browser.Tab, fn func(ctx context.Context) *surface.Refusal, said func([]browser.Blocked)) *surface.Refusal {
-	return s.holding(ctx, t, said, func(hctx context.Context) (*surface.Refusal, error) {
+	return s.Holding(ctx, t, said, func(hctx context.Context) (*surface.Refusal, error) {
 		var ref *surface.Refusal
 		err := t.Do(hctx, func(ctx context.Context) error {
 			g, stop := t.Guard(ctx)
@@ -99,17 +100,17 @@ func (s *session) onTabSaying(ctx context.Context, t *browser.Tab, fn func(ctx c
 					blocking = &d
 				}
 			}
-			ref = heldRefusal(ref, context.Cause(g), browser.GoneCause(g), blocking)
+			ref = act.Held(ref, context.Cause(g), browser.GoneCause(g), blocking)
 			return nil
 		})
 		return ref, err
 	})
 }
 
-// holding admits the tab's page and, with no dialog blocking it, runs hold
-// (which holds the tab: onTabSaying, or an action's perform) under the
+// Holding admits the tab's page and, with no dialog blocking it, runs hold
+// (which holds the tab: onTabSaying, or act.Perform) under the
 // call's authority, then notes what the host boundary blocked meanwhile.
-func (s *session) holding(ctx context.Context, t *browser.Tab, said func([]browser.Blocked), hold func(ctx context.Context) (*surface.Refusal, error)) *surface.Refusal {
+func (s *session) Holding(ctx context.Context, t *browser.Tab, said func([]browser.Blocked), hold func(ctx context.Context) (*surface.Refusal, error)) *surface.Refusal {
 	if r := admitPage(ctx, t); r != nil {
 		if r.Reason == surface.ReasonDataFlowConfirm { // the person allows it, or not
 			s.confirmFlow(ctx, t, r)
@@ -137,21 +138,13 @@ func (s *session) holding(ctx context.Context, t *browser.Tab, said func([]brows
 	return ref
 }
 
-// heldRefusal is fn's refusal read against why its held context ended
-// (cause), the tab's or browser's end (gone) and the dialog a dialog's
-// opening left blocking the page.
-func heldRefusal(ref *surface.Refusal, cause, gone error, blocking *browser.DialogState) *surface.Refusal {
-	switch {
-	case gone != nil:
-		// The tab crashed or the browser went away under fn: say that, not
-		// what fn saw of it (a timeout, a condition that did not hold).
-		return refusal.For(cause, 0)
-	case cause == browser.ErrDialogOpened && (ref == nil || ref.Reason == surface.ReasonInternal || ref.Reason == surface.ReasonTimeout):
-		// A dialog that opened mid-call blocks the page: that is why fn
-		// stopped, whatever its own error said.
-		if blocking != nil {
-			return &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: surface.DialogType(blocking.Type)}
+// tabFor resolves the tab of a call that may name it only through a target
+// or a view handle.
+func (s *session) tabFor(ctx context.Context, tab, target, view string) (*browser.Tab, *surface.Refusal) {
+	if tab == "" && target == "" && view != "" {
+		if e := s.views.get(view); e != nil {
+			tab = e.tab
 		}
 	}
-	return ref
+	return s.tab(ctx, tab, target)
 }

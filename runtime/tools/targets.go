@@ -114,13 +114,13 @@ func unknownHandle(pointer, kind string) *surface.Refusal {
 // element resolves a target handle or a semantic selector to a live element
 // id on t, refusing stale handles before touching the page.
 func (s *session) element(ctx context.Context, t *browser.Tab, target string, sel *surface.Selector, pointer string) (int, *surface.Refusal) {
-	return s.elementBy(ctx, t, target, sel, pointer, time.Time{})
+	return s.Element(ctx, t, target, sel, pointer, time.Time{})
 }
 
-// elementBy is element; with a deadline, a selector that matches nothing
+// Element is element; with a deadline, a selector that matches nothing
 // is looked up again each animation frame until then (an action's control
 // may still be appearing: pagejs.AwaitSelector).
-func (s *session) elementBy(ctx context.Context, t *browser.Tab, target string, sel *surface.Selector, pointer string, deadline time.Time) (int, *surface.Refusal) {
+func (s *session) Element(ctx context.Context, t *browser.Tab, target string, sel *surface.Selector, pointer string, deadline time.Time) (int, *surface.Refusal) {
 	if sel != nil {
 		ps := pagejs.Selector{Name: sel.Name, Exact: sel.Exact}
 		if sel.Role != "" {
@@ -129,7 +129,7 @@ func (s *session) elementBy(ctx context.Context, t *browser.Tab, target string, 
 			}
 			ps.Roles = language.AriaRoles(surface.Role(sel.Role))
 		}
-		id, err := pagejs.AwaitSelector(ctx, s.world(t), ps, deadline)
+		id, err := pagejs.AwaitSelector(ctx, s.World(t), ps, deadline)
 		if err != nil {
 			r := refusal.For(err, 0)
 			if r.Pointer == "" && (r.Reason == surface.ReasonTargetNotFound || r.Reason == surface.ReasonTargetAmbiguous) {

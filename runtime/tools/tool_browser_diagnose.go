@@ -12,6 +12,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // cursorPrefix starts a diagnose cursor: "cur_<sequence>".
@@ -27,11 +28,11 @@ func (h *Handler) BrowserDiagnose(ctx context.Context, a *surface.BrowserDiagnos
 	defer cancel()
 	after, ok := parseCursor(a.After)
 	if !ok {
-		return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Message: language.MsgNotACursor})
+		return nil, outcome.Refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Message: language.MsgNotACursor})
 	}
 	t, r := s.tab(ctx, a.Tab, "")
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	f := &surface.BrowserDiagnoseFacts{Tab: t.Handle()}
 	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
@@ -69,9 +70,9 @@ func (h *Handler) BrowserDiagnose(ctx context.Context, a *surface.BrowserDiagnos
 		return nil
 	})
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
-	return f, done(language.Diagnosed(f.Tab, a.Detail, len(f.Entries), f.Truncated, f.TrackingStarted, f.Evicted, f.HostFiltered), "", surface.EffectNone, true)
+	return f, outcome.Done(language.Diagnosed(f.Tab, a.Detail, len(f.Entries), f.Truncated, f.TrackingStarted, f.Evicted, f.HostFiltered), "", surface.EffectNone, true)
 }
 
 // parseCursor reads an after cursor ("" is the start).

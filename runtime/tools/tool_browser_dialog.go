@@ -9,6 +9,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // BrowserDialog reports or resolves the JavaScript dialog blocking a tab.
@@ -20,10 +21,10 @@ func (h *Handler) BrowserDialog(ctx context.Context, a *surface.BrowserDialogArg
 	defer cancel()
 	t, ref := s.tab(ctx, a.Tab, "")
 	if ref != nil {
-		return nil, refused(ref)
+		return nil, outcome.Refused(ref)
 	}
 	if r := admitPage(ctx, t); r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	f := &surface.BrowserDialogFacts{Tab: t.Handle()}
 	d, open := t.Dialog()
@@ -31,17 +32,17 @@ func (h *Handler) BrowserDialog(ctx context.Context, a *surface.BrowserDialogArg
 	if a.Branch() == surface.BrowserDialogBranchStatus {
 		f.Present = open
 		if !open {
-			return f, done(language.DialogNone(host), "", surface.EffectNone, true)
+			return f, outcome.Done(language.DialogNone(host), "", surface.EffectNone, true)
 		}
 		f.DialogType = surface.DialogType(d.Type)
-		return f, done(language.DialogOpen(d.Type, host), "", surface.EffectNone, true)
+		return f, outcome.Done(language.DialogOpen(d.Type, host), "", surface.EffectNone, true)
 	}
 	if !open {
-		return f, refused(&surface.Refusal{Reason: surface.ReasonNoDialog})
+		return f, outcome.Refused(&surface.Refusal{Reason: surface.ReasonNoDialog})
 	}
 	f.DialogType = surface.DialogType(d.Type)
 	if a.Branch() == surface.BrowserDialogBranchRespond && d.Type != browser.DialogPrompt {
-		return f, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/text",
+		return f, outcome.Refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/text",
 			Message: language.OnlyPromptTakesText(d.Type)})
 	}
 	accept := a.Branch() != surface.BrowserDialogBranchDismiss
@@ -66,7 +67,7 @@ func (h *Handler) BrowserDialog(ctx context.Context, a *surface.BrowserDialogArg
 		if input.KindOf(err) == input.KindTimeout || r.Reason == surface.ReasonTimeout {
 			return f, surface.Outcome{Status: surface.StatusUnknown, Effect: surface.EffectUnknown, Refusal: r}
 		}
-		return f, refused(r)
+		return f, outcome.Refused(r)
 	}
 	f.Handled, f.Accepted = true, accept
 	txt := language.DialogAnswered(text != nil, accept, d.Type, host)
@@ -75,5 +76,5 @@ func (h *Handler) BrowserDialog(ctx context.Context, a *surface.BrowserDialogArg
 		f.Present = true
 		txt = language.DialogAgain(txt, d2.Type)
 	}
-	return f, done(txt, readiness, surface.EffectApplied, false)
+	return f, outcome.Done(txt, readiness, surface.EffectApplied, false)
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/act"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // BrowserDrag drags one target onto another, or between two points of a
@@ -25,33 +27,33 @@ func (h *Handler) BrowserDrag(ctx context.Context, a *surface.BrowserDragArgs) (
 	}
 	t, ref := s.tabFor(ctx, a.Tab, handleEnd, a.View)
 	if ref != nil {
-		return nil, refused(ref)
+		return nil, outcome.Refused(ref)
 	}
 	f := &surface.BrowserDragFacts{Tab: t.Handle()}
 	rec := language.Act{Verb: language.Dragged}
 	var dr *action.DragResult
-	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
+	ac, ref := act.Perform(ctx, s, t, func(ctx context.Context, ac *act.Act) *surface.Refusal {
 		var from, to input.Point
 		src := 0 // the dragged element's id, when the drag names one
 		if a.Branch() == surface.BrowserDragBranchPoints {
 			var r *surface.Refusal
-			if from, r = ac.viewPoint(ctx, a.View, *a.StartX, *a.StartY, "/start_x"); r != nil {
+			if from, r = ac.ViewPoint(ctx, a.View, *a.StartX, *a.StartY, "/start_x"); r != nil {
 				return r
 			}
-			if to, r = ac.viewPoint(ctx, a.View, *a.EndX, *a.EndY, "/end_x"); r != nil {
+			if to, r = ac.ViewPoint(ctx, a.View, *a.EndX, *a.EndY, "/end_x"); r != nil {
 				return r
 			}
 			rec.Object = language.DragPoints(*a.StartX, *a.StartY, *a.EndX, *a.EndY, a.View)
 		} else {
 			var r *surface.Refusal
-			from, to, src, r = ac.dragTargets(ctx, a, &rec)
+			from, to, src, r = s.dragTargets(ctx, ac, a, &rec)
 			if r != nil {
 				return r
 			}
 		}
 		var err error
-		if dr, err = ac.x.Drag(ctx, ac.keyGuard(), from, to, src); err != nil {
-			return inputRefusal(ctx, err, a.TimeoutMs)
+		if dr, err = ac.Action().Drag(ctx, ac.KeyGuard(), from, to, src); err != nil {
+			return act.InputRefusal(ctx, err, a.TimeoutMs)
 		}
 		return nil
 	})
@@ -59,23 +61,23 @@ func (h *Handler) BrowserDrag(ctx context.Context, a *surface.BrowserDragArgs) (
 		rec.Tail = language.DragTail(dr.X, dr.Y, dr.Checked, dr.Moved)
 		f.SourceMoved = dr.Moved
 	}
-	f.Dragged = ac.dispatched()
-	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
-	return f, ac.outcome("browser_drag", ref, rec, false, a.TimeoutMs, language.WhatDrag)
+	f.Dragged = ac.Dispatched()
+	f.Landing, f.OpenedTabs, f.DialogType = ac.Landing(), ac.Opened(), ac.DialogType()
+	return f, ac.Outcome("browser_drag", ref, rec, false, a.TimeoutMs, language.WhatDrag)
 }
 
 // dragTargets resolves both ends and has the executor locate them (the
 // destination resolved once the source is located).
-func (ac *act) dragTargets(ctx context.Context, a *surface.BrowserDragArgs, rec *language.Act) (input.Point, input.Point, int, *surface.Refusal) {
+func (s *session) dragTargets(ctx context.Context, ac *act.Act, a *surface.BrowserDragArgs, rec *language.Act) (input.Point, input.Point, int, *surface.Refusal) {
 	srcPtr := locator(a.SourceSelector, "/source_target", "/source_selector")
 	dstPtr := locator(a.DestinationSelector, "/destination_target", "/destination_selector")
-	id, r := ac.resolve(ctx, a.SourceTarget, a.SourceSelector, srcPtr)
+	id, r := ac.Resolve(ctx, a.SourceTarget, a.SourceSelector, srcPtr)
 	if r != nil {
 		return input.Point{}, input.Point{}, 0, r
 	}
-	e, err := ac.x.LocateDragEnds(ctx, id, func(ctx context.Context) (int, bool) {
+	e, err := ac.Action().LocateDragEnds(ctx, id, func(ctx context.Context) (int, bool) {
 		var did int
-		did, r = ac.resolve(ctx, a.DestinationTarget, a.DestinationSelector, dstPtr)
+		did, r = ac.Resolve(ctx, a.DestinationTarget, a.DestinationSelector, dstPtr)
 		return did, r == nil
 	})
 	var ee *action.EndError
@@ -95,7 +97,7 @@ func (ac *act) dragTargets(ctx context.Context, a *surface.BrowserDragArgs, rec 
 		}
 		return e.From, e.To, 0, r
 	}
-	src, dst := ac.element(e.Source.Role, e.Source.Name), ac.element(e.Destination.Role, e.Destination.Name)
-	rec.Object = language.Onto(language.Target(src, ac.s.h.names), language.Target(dst, ac.s.h.names))
+	src, dst := ac.Element(e.Source.Role, e.Source.Name), ac.Element(e.Destination.Role, e.Destination.Name)
+	rec.Object = language.Onto(language.Target(src, s.h.names), language.Target(dst, s.h.names))
 	return e.From, e.To, id, nil
 }

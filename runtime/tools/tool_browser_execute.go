@@ -8,6 +8,8 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/input"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/act"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // BrowserExecute runs the model's script in the page's main world, bounded
@@ -16,12 +18,12 @@ import (
 // audit; a navigation it causes is reported as a landing.
 func (h *Handler) BrowserExecute(ctx context.Context, a *surface.BrowserExecuteArgs) (*surface.BrowserExecuteFacts, surface.Outcome) {
 	s := h.session(ctx)
-	limit := timeoutOr(a.TimeoutMs)
+	limit := outcome.Timeout(a.TimeoutMs)
 	ctx, cancel := deadline(ctx, a.TimeoutMs)
 	defer cancel()
 	t, ref := s.tab(ctx, a.Tab, "")
 	if ref != nil {
-		return nil, refused(ref)
+		return nil, outcome.Refused(ref)
 	}
 	maxChars := a.MaxResultChars
 	if maxChars <= 0 {
@@ -31,65 +33,65 @@ func (h *Handler) BrowserExecute(ctx context.Context, a *surface.BrowserExecuteA
 	var res input.ExecResult
 	held := false // the script waits inside a dialog it opened
 	rec := language.Act{Verb: language.RanScript}
-	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
+	ac, ref := act.Perform(ctx, s, t, func(ctx context.Context, ac *act.Act) *surface.Refusal {
 		// A credential the person typed into this document stays theirs (credheld.go).
-		if r := s.heldCredential(ac.t); r != nil {
+		if r := s.heldCredential(ac.Tab()); r != nil {
 			return r
 		}
 		// From now on the person's keys reach no credential field of this
 		// site until the person clears it (runtime/browser/scripted.go).
-		ac.t.NoteModelScript()
-		ac.armAhead(ctx) // the script is a Runtime command of the page's session
+		ac.Tab().NoteModelScript()
+		ac.ArmAhead(ctx) // the script is a Runtime command of the page's session
 		// The script's own timeout fires first, leaving the call time to stop
 		// it and answer.
 		scriptTimeout := time.Duration(limit) * time.Millisecond * 9 / 10
 		var err error
 		// The catch-up probe goes right behind the script; it counts when the
 		// script finished in the task its evaluation started.
-		mark := ac.x.Behind(ctx)
-		res, err = input.ExecuteKept(ctx, ac.t.Page(), s.runner(ac.t), ac.t.Generation(), a.Script, scriptTimeout, maxChars, mark)
+		mark := ac.Action().Behind(ctx)
+		res, err = input.ExecuteKept(ctx, ac.Tab().Page(), s.runner(ac.Tab()), ac.Tab().Generation(), a.Script, scriptTimeout, maxChars, mark)
 		switch {
 		case err == nil:
 			if res.Synchronous {
-				ac.x.KeepBehind()
+				ac.Action().KeepBehind()
 			}
-			ac.note(surface.EffectApplied)
+			ac.Note(surface.EffectApplied)
 			return nil
 		case input.KindOf(err) == input.KindNavigated:
 			// The document went away while the script's promise was pending:
 			// what ran stands, and the landing tells where the tab went.
-			ac.note(surface.EffectApplied)
+			ac.Note(surface.EffectApplied)
 			return nil
-		case inputRefusal(ctx, err, a.TimeoutMs) == nil:
-			ac.note(surface.EffectApplied) // a dialog the script opened
+		case act.InputRefusal(ctx, err, a.TimeoutMs) == nil:
+			ac.Note(surface.EffectApplied) // a dialog the script opened
 			held = true
 			return nil
 		}
-		ac.note(surface.EffectUnknown)
-		return inputRefusal(ctx, err, a.TimeoutMs)
+		ac.Note(surface.EffectUnknown)
+		return act.InputRefusal(ctx, err, a.TimeoutMs)
 	})
 	f.Value, f.Truncated = res.Value, res.Truncated
-	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
+	f.Landing, f.OpenedTabs, f.DialogType = ac.Landing(), ac.Opened(), ac.DialogType()
 	if res.Thrown {
 		f.Threw = true
 		b, _ := json.Marshal(res.Message)
 		f.Value = string(b)
 	}
-	out := ac.outcome("browser_execute", ref, rec, false, a.TimeoutMs, language.WhatScript)
-	if held && ac.dialogOf() != "" && out.Status == surface.StatusSucceeded {
+	out := ac.Outcome("browser_execute", ref, rec, false, a.TimeoutMs, language.WhatScript)
+	if held && ac.DialogType() != "" && out.Status == surface.StatusSucceeded {
 		// Unlike an input the page answered with a dialog, the script
 		// itself waits inside the dialog it opened: what ran stands, but
 		// the call has no result, so it is blocked until the dialog is
 		// answered.
-		rec := ac.receipt(language.Act{Verb: language.RanScript, Tail: language.ScriptHeld})
+		rec := ac.Receipt(language.Act{Verb: language.RanScript, Tail: language.ScriptHeld})
 		out = surface.Outcome{Status: surface.StatusBlocked, Effect: surface.EffectApplied, Readiness: out.Readiness,
-			Refusal: &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: ac.dialogOf()},
+			Refusal: &surface.Refusal{Reason: surface.ReasonDialogBlocking, DialogType: ac.DialogType()},
 			Summary: language.Action(rec), NextSteps: language.ActionSteps(rec)}
 	}
 	switch {
 	case out.Refusal != nil:
 	case res.Thrown:
-		rec := ac.receipt(language.Act{Verb: language.RanScript, Tail: language.ScriptThrew})
+		rec := ac.Receipt(language.Act{Verb: language.RanScript, Tail: language.ScriptThrew})
 		out = surface.Outcome{Status: surface.StatusFailed, Effect: surface.EffectUnknown, Readiness: out.Readiness,
 			Refusal: &surface.Refusal{Reason: surface.ReasonScriptError},
 			Summary: language.Action(rec), NextSteps: []string{language.ScriptThrewNext}}

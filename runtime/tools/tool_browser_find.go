@@ -7,6 +7,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // BrowserFind ranks current targets by visible or accessible text across
@@ -18,15 +19,15 @@ func (h *Handler) BrowserFind(ctx context.Context, a *surface.BrowserFindArgs) (
 	defer cancel()
 	t, r := s.tab(ctx, a.Tab, "")
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	f := &surface.BrowserFindFacts{Tab: t.Handle(), Matches: []*surface.Item{}}
 	var ready string
 	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
-		s.world(t).TakeReadiness() // what an earlier call saw is not this one's
+		s.World(t).TakeReadiness() // what an earlier call saw is not this one's
 		gen := t.Generation()
 		f.DocumentGeneration = int(gen)
-		res, err := pagejs.Find(ctx, s.world(t), pagejs.FindRequest{Text: a.Text, Scope: a.Scope, Max: a.MaxResults, NameMax: surface.TargetNameCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete})
+		res, err := pagejs.Find(ctx, s.World(t), pagejs.FindRequest{Text: a.Text, Scope: a.Scope, Max: a.MaxResults, NameMax: surface.TargetNameCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete})
 		if err != nil {
 			return refusal.For(err, surface.TimeoutMsDefault)
 		}
@@ -38,7 +39,7 @@ func (h *Handler) BrowserFind(ctx context.Context, a *surface.BrowserFindArgs) (
 		return nil
 	})
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
-	return f, done(language.FoundMatches(t.URL(), a.Text, len(f.Matches), f.Total), ready, surface.EffectNone, true)
+	return f, outcome.Done(language.FoundMatches(t.URL(), a.Text, len(f.Matches), f.Total), ready, surface.EffectNone, true)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/flowref"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // BrowserFlow runs named steps of other tools through the pipeline's child
@@ -23,14 +24,14 @@ import (
 func (h *Handler) BrowserFlow(ctx context.Context, a *surface.BrowserFlowArgs) (*surface.BrowserFlowFacts, surface.Outcome) {
 	inv := pipeline.FromContext(ctx)
 	if inv == nil {
-		return nil, refused(&surface.Refusal{Reason: surface.ReasonInternal, Message: language.MsgFlowOutsideInvocation})
+		return nil, outcome.Refused(&surface.Refusal{Reason: surface.ReasonInternal, Message: language.MsgFlowOutsideInvocation})
 	}
 	c, ctx, cancel := pipeline.NewComposite(ctx, inv, callCeiling, a.TimeoutMs)
 	defer cancel()
 	c.OnTab(a.Tab)
 	for i, st := range a.Steps {
 		if r := stepRoles(st.Arguments, "/steps/"+strconv.Itoa(i)+"/arguments"); r != nil {
-			return nil, refused(r)
+			return nil, outcome.Refused(r)
 		}
 	}
 	f := &surface.BrowserFlowFacts{Tab: a.Tab, Total: len(a.Steps), DryRun: a.DryRun}

@@ -8,6 +8,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // BrowserHistory goes back, forward or reloads, and reports where the tab
@@ -19,10 +20,10 @@ func (h *Handler) BrowserHistory(ctx context.Context, a *surface.BrowserHistoryA
 	defer cancel()
 	t, r := s.tab(ctx, a.Tab, "")
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	if r := admitPage(ctx, t); r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	land, err := t.History(boundary.Governed(ctx), a.Action, a.BypassCache)
 	if err != nil {
@@ -42,14 +43,14 @@ func (h *Handler) BrowserHistory(ctx context.Context, a *surface.BrowserHistoryA
 		if ref.Reason == surface.ReasonTimeout {
 			// Still loading at the bound: the move happened, so the call
 			// succeeded; readiness says loading and the next step waits.
-			return f, done(language.StillLoading(language.Moved(a.Action, f.Tab, f.URL)), l.Readiness, surface.EffectApplied, false)
+			return f, outcome.Done(language.StillLoading(language.Moved(a.Action, f.Tab, f.URL)), l.Readiness, surface.EffectApplied, false)
 		}
-		return f, surface.Outcome{Effect: surface.EffectApplied, Readiness: readinessOf(l.Readiness), Refusal: ref}
+		return f, surface.Outcome{Effect: surface.EffectApplied, Readiness: outcome.Readiness(l.Readiness), Refusal: ref}
 	}
 	f := historyFacts(ctx, t, a.Action, land)
 	// Repeating a move goes further (or reloads again, which may resubmit):
 	// never known safe.
-	out := done(language.Moved(a.Action, f.Tab, f.URL), land.Readiness, surface.EffectApplied, false)
+	out := outcome.Done(language.Moved(a.Action, f.Tab, f.URL), land.Readiness, surface.EffectApplied, false)
 	if land.Loading != nil {
 		text := loadingText(language.Moved(a.Action, f.Tab, f.URL), land.Loading)
 		out.Summary, out.NextSteps = text.Summary, text.NextSteps
@@ -65,6 +66,6 @@ func (h *Handler) BrowserHistory(ctx context.Context, a *surface.BrowserHistoryA
 }
 
 func historyFacts(ctx context.Context, t *browser.Tab, action string, l browser.Landing) *surface.BrowserHistoryFacts {
-	u, ttl := governLanding(ctx, l.URL, l.Title)
+	u, ttl := outcome.Landing(ctx, l.URL, l.Title)
 	return &surface.BrowserHistoryFacts{Tab: t.Handle(), Action: action, URL: u, Title: ttl, DocumentGeneration: int(l.Generation)}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // BrowserInspect lists visible controls or structure with fresh target
@@ -20,7 +21,7 @@ func (h *Handler) BrowserInspect(ctx context.Context, a *surface.BrowserInspectA
 	defer cancel()
 	t, r := s.tab(ctx, a.Tab, a.Root)
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	f := &surface.BrowserInspectFacts{Tab: t.Handle(), Items: []*surface.Item{}}
 	var text language.Text
@@ -28,7 +29,7 @@ func (h *Handler) BrowserInspect(ctx context.Context, a *surface.BrowserInspectA
 	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
 		// The generation is read before the walk: should the document change
 		// during it, the handles are stale rather than naming the new page.
-		s.world(t).TakeReadiness() // what an earlier call saw is not this one's
+		s.World(t).TakeReadiness() // what an earlier call saw is not this one's
 		gen := t.Generation()
 		f.DocumentGeneration = int(gen)
 		var r *surface.Refusal
@@ -41,13 +42,13 @@ func (h *Handler) BrowserInspect(ctx context.Context, a *surface.BrowserInspectA
 		return r
 	})
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
-	return f, done(text, ready, surface.EffectNone, true)
+	return f, outcome.Done(text, ready, surface.EffectNone, true)
 }
 
 func (s *session) inspectItems(ctx context.Context, t *browser.Tab, gen uint64, a *surface.BrowserInspectArgs, f *surface.BrowserInspectFacts) (language.Text, *surface.Refusal) {
-	res, err := pagejs.Inspect(ctx, s.world(t), pagejs.InspectRequest{Scope: a.Scope, MaxItems: a.MaxItems, NameMax: surface.TargetNameCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete})
+	res, err := pagejs.Inspect(ctx, s.World(t), pagejs.InspectRequest{Scope: a.Scope, MaxItems: a.MaxItems, NameMax: surface.TargetNameCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete})
 	if err != nil {
 		return language.Text{}, refusal.For(err, surface.TimeoutMsDefault)
 	}
@@ -67,7 +68,7 @@ func (s *session) inspectDocument(ctx context.Context, t *browser.Tab, gen uint6
 		}
 		req.Root = id
 	}
-	w := s.world(t)
+	w := s.World(t)
 	tree, err := pagejs.DocumentTree(ctx, w, req)
 	if err != nil {
 		return language.Text{}, refusal.For(err, surface.TimeoutMsDefault)
@@ -106,7 +107,7 @@ func (s *session) inspectDocument(ctx context.Context, t *browser.Tab, gen uint6
 // tab's main document (each reports it), or a fresh observation when none
 // ran: no round trip of its own for perception.
 func (s *session) readinessSeen(ctx context.Context, t *browser.Tab) string {
-	if r := s.world(t).TakeReadiness(); r != "" {
+	if r := s.World(t).TakeReadiness(); r != "" {
 		return r
 	}
 	return readinessNow(ctx, t)

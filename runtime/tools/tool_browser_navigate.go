@@ -11,6 +11,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // BrowserNavigate opens a governed URL in a controlled tab.
@@ -25,13 +26,13 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 	var land browser.Landing
 	var err error
 	if (a.NewTab || a.Tab != "" && !s.ws.Live(a.Tab)) && s.ws.TabCount() >= surface.SessionTabsMax {
-		return nil, refused(&surface.Refusal{Reason: surface.ReasonTabLimit, Limit: strconv.Itoa(surface.SessionTabsMax)})
+		return nil, outcome.Refused(&surface.Refusal{Reason: surface.ReasonTabLimit, Limit: strconv.Itoa(surface.SessionTabsMax)})
 	}
 	dlMark := s.ws.DownloadMark() // a URL that answers with a download (download.go)
 	if a.Tab != "" {
 		t, recreated, rerr := s.ws.Reopen(ctx, a.Tab)
 		if rerr != nil {
-			return nil, refused(refusal.For(rerr, a.TimeoutMs))
+			return nil, outcome.Refused(refusal.For(rerr, a.TimeoutMs))
 		}
 		f.Tab, f.Recreated, f.Created = t.Handle(), recreated, recreated
 		land, err = t.Navigate(ctx, a.URL, browser.NavigateOptions{DiscardBeforeUnload: discard})
@@ -65,20 +66,20 @@ func (h *Handler) BrowserNavigate(ctx context.Context, a *surface.BrowserNavigat
 			// The page committed and was still loading at the bound: the
 			// navigation happened, so the call succeeded; readiness says
 			// loading and the next step waits for the load.
-			f.URL, f.Title = governLanding(ctx, l.URL, l.Title)
+			f.URL, f.Title = outcome.Landing(ctx, l.URL, l.Title)
 			f.DocumentGeneration = int(l.Generation)
-			return f, done(language.StillLoading(navigateText(f)), l.Readiness, surface.EffectApplied, false)
+			return f, outcome.Done(language.StillLoading(navigateText(f)), l.Readiness, surface.EffectApplied, false)
 		}
-		f.URL, f.Title, f.DocumentGeneration = governedURL(landOr(err, land).URL), title(landOr(err, land).Title), int(landOr(err, land).Generation)
+		f.URL, f.Title, f.DocumentGeneration = outcome.URL(landOr(err, land).URL), outcome.Title(landOr(err, land).Title), int(landOr(err, land).Generation)
 		eff := faultEffect(err, surface.EffectNone)
 		if f.Created || landOr(err, land).Committed {
 			eff = surface.EffectApplied
 		}
-		return f, surface.Outcome{Effect: eff, Readiness: readinessOf(landOr(err, land).Readiness), Refusal: ref}
+		return f, surface.Outcome{Effect: eff, Readiness: outcome.Readiness(landOr(err, land).Readiness), Refusal: ref}
 	}
-	f.URL, f.Title = governLanding(ctx, land.URL, land.Title)
+	f.URL, f.Title = outcome.Landing(ctx, land.URL, land.Title)
 	f.DocumentGeneration = int(land.Generation)
-	out := done(navigateText(f), land.Readiness, surface.EffectApplied, !f.Created)
+	out := outcome.Done(navigateText(f), land.Readiness, surface.EffectApplied, !f.Created)
 	if land.Loading != nil {
 		text := loadingText(navigateText(f), land.Loading)
 		out.Summary, out.NextSteps, out.RepeatSafe = text.Summary, text.NextSteps, false

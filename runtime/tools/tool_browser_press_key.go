@@ -11,6 +11,8 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/act"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // keyDef turns one decoded key (a named key of the contract's table, or one
@@ -49,7 +51,7 @@ func (h *Handler) BrowserPressKey(ctx context.Context, a *surface.BrowserPressKe
 	defer cancel()
 	t, ref := s.tab(ctx, a.Tab, a.Target)
 	if ref != nil {
-		return nil, refused(ref)
+		return nil, outcome.Refused(ref)
 	}
 	names := a.Strokes
 	repeat := a.Repeat
@@ -74,55 +76,55 @@ func (h *Handler) BrowserPressKey(ctx context.Context, a *surface.BrowserPressKe
 	}
 	f := &surface.BrowserPressKeyFacts{Tab: t.Handle(), Key: label}
 	rec := language.Act{Verb: language.Pressed(label, repeat, false)}
-	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
+	ac, ref := act.Perform(ctx, s, t, func(ctx context.Context, ac *act.Act) *surface.Refusal {
 		if a.Target != "" || a.Selector != nil {
-			id, r := ac.resolve(ctx, a.Target, a.Selector, locator(a.Selector, "/target", "/selector"))
+			id, r := ac.Resolve(ctx, a.Target, a.Selector, locator(a.Selector, "/target", "/selector"))
 			if r != nil {
 				return r
 			}
-			if r := ac.readyOne(ctx, id, locator(a.Selector, "/target", "/selector")); r != nil {
+			if r := ac.ReadyOne(ctx, id, locator(a.Selector, "/target", "/selector")); r != nil {
 				return r
 			}
-			it, err := pagejs.Describe(ctx, ac.w, id)
+			it, err := pagejs.Describe(ctx, ac.World(), id)
 			if err != nil {
 				return refusal.For(err, a.TimeoutMs)
 			}
 			// Characters pressed into a credential-class field are typing a
 			// secret: hand it to the user as type_text would.
 			if it.Credential && types {
-				return ac.credential(it, "/target")
+				return s.credential(ac, it, "/target")
 			}
 			rec.Verb = language.Pressed(label, repeat, true)
-			rec.Object = language.Target(ac.element(it.Role, it.Name), h.names)
+			rec.Object = language.Target(ac.Element(it.Role, it.Name), h.names)
 			if !it.State.Focused {
-				ac.arm(ctx)
-				if err := pagejs.Focus(ctx, ac.w, id); err != nil {
-					return ac.fail(ctx, err, a.TimeoutMs)
+				ac.Arm(ctx)
+				if err := pagejs.Focus(ctx, ac.World(), id); err != nil {
+					return ac.Fail(ctx, err, a.TimeoutMs)
 				}
 			}
 		} else if types {
-			if id, ok, err := pagejs.FocusedEditable(ctx, ac.w); err == nil && ok {
-				if it, err := pagejs.Describe(ctx, ac.w, id); err == nil && it.Credential {
-					return ac.credential(it, "/key")
+			if id, ok, err := pagejs.FocusedEditable(ctx, ac.World()); err == nil && ok {
+				if it, err := pagejs.Describe(ctx, ac.World(), id); err == nil && it.Credential {
+					return s.credential(ac, it, "/key")
 				}
 			}
 		}
-		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
+		err := ac.Dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
 			if len(keys) == 1 {
-				return input.PressKey(ctx, ac.t.Page(), keys[0], a.Modifiers, repeat)
+				return input.PressKey(ctx, ac.Tab().Page(), keys[0], a.Modifiers, repeat)
 			}
-			return input.Strokes(ctx, ac.t.Page(), keys, a.Modifiers, repeat)
+			return input.Strokes(ctx, ac.Tab().Page(), keys, a.Modifiers, repeat)
 		})
 		if err == nil {
 			f.Pressed = len(keys) * repeat
 		} else if len(keys)*repeat > 1 {
-			ac.cut(ctx) // a dialog stopped the presses part way
+			ac.Cut(ctx) // a dialog stopped the presses part way
 		}
-		return inputRefusal(ctx, err, a.TimeoutMs)
+		return act.InputRefusal(ctx, err, a.TimeoutMs)
 	})
-	if ac.dialog != nil && f.Pressed == 0 && ac.dispatched() && len(keys)*repeat == 1 {
+	if ac.Dialog() != nil && f.Pressed == 0 && ac.Dispatched() && len(keys)*repeat == 1 {
 		f.Pressed = 1
 	}
-	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
-	return f, ac.outcome("browser_press_key", ref, rec, false, a.TimeoutMs, language.WhatKeyPress)
+	f.Landing, f.OpenedTabs, f.DialogType = ac.Landing(), ac.Opened(), ac.DialogType()
+	return f, ac.Outcome("browser_press_key", ref, rec, false, a.TimeoutMs, language.WhatKeyPress)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // BrowserRead returns bounded rendered prose of the page or of one target.
@@ -19,12 +20,12 @@ func (h *Handler) BrowserRead(ctx context.Context, a *surface.BrowserReadArgs) (
 	defer cancel()
 	t, r := s.tab(ctx, a.Tab, a.Target)
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	f := &surface.BrowserReadFacts{Tab: t.Handle()}
 	var ready string
 	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
-		s.world(t).TakeReadiness() // what an earlier call saw is not this one's
+		s.World(t).TakeReadiness() // what an earlier call saw is not this one's
 		gen := t.Generation()
 		req := pagejs.ReadRequest{Mode: a.Mode, MaxChars: a.MaxChars, TitleMax: surface.TitleCharsMax}
 		if a.Target != "" || a.Selector != nil {
@@ -34,12 +35,12 @@ func (h *Handler) BrowserRead(ctx context.Context, a *surface.BrowserReadArgs) (
 			}
 			req.Target = id
 		}
-		res, err := pagejs.Read(ctx, s.world(t), req)
+		res, err := pagejs.Read(ctx, s.World(t), req)
 		if err != nil {
 			return refusal.For(err, surface.TimeoutMsDefault)
 		}
 		var cut bool
-		f.URL, f.Title, cut = governPage(ctx, res.URL, res.Title)
+		f.URL, f.Title, cut = outcome.Page(ctx, res.URL, res.Title)
 		if cut { // the page moved outside the authority under the read: nothing of it
 			if inv := pipeline.FromContext(ctx); inv != nil && inv.Authority != nil {
 				if d := inv.Authority.AdmitURL(res.URL); d != nil {
@@ -54,8 +55,8 @@ func (h *Handler) BrowserRead(ctx context.Context, a *surface.BrowserReadArgs) (
 		return nil
 	})
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	// The sentence's count is the facts' text measured in characters.
-	return f, done(language.ReadDone(f.URL, f.Mode, utf8.RuneCountInString(f.Text), f.Truncated), ready, surface.EffectNone, true)
+	return f, outcome.Done(language.ReadDone(f.URL, f.Mode, utf8.RuneCountInString(f.Text), f.Truncated), ready, surface.EffectNone, true)
 }

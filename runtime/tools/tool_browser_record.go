@@ -14,6 +14,8 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/recordings"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/act"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 	"github.com/ghostlight-dev/ghostlight/runtime/uploads"
 )
 
@@ -40,18 +42,18 @@ func (h *Handler) BrowserRecord(ctx context.Context, a *surface.BrowserRecordArg
 	if inv := pipeline.FromContext(ctx); a.Download && (inv == nil || inv.Authority == nil || !inv.Authority.AllowsDownloads()) {
 		// Checked before anything changes: a save must not auto-stop and
 		// then refuse.
-		return nil, refused(boundary.DownloadsDenied(inv))
+		return nil, outcome.Refused(boundary.DownloadsDenied(inv))
 	}
 	rec, r := s.recs().Resolve(a.Recording)
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	st := rec.R.Status()
 	f := &surface.BrowserRecordFacts{Tab: rec.Tab.Handle(), Recording: rec.Handle}
 	switch a.Branch() {
 	case surface.BrowserRecordBranchStatus:
 		fillStatus(f, st)
-		return f, done(language.RecordStatus(rec.Handle, f.State, f.StopDeadlineMs, f.RetentionMs), "", surface.EffectNone, true)
+		return f, outcome.Done(language.RecordStatus(rec.Handle, f.State, f.StopDeadlineMs, f.RetentionMs), "", surface.EffectNone, true)
 	case surface.BrowserRecordBranchDiscard:
 		already := !recordings.Live(st.State)
 		rec.R.Discard()
@@ -60,10 +62,10 @@ func (h *Handler) BrowserRecord(ctx context.Context, a *surface.BrowserRecordArg
 		if already {
 			eff = surface.EffectNone
 		}
-		return f, done(language.RecordDiscarded(rec.Handle, already), "", eff, true)
+		return f, outcome.Done(language.RecordDiscarded(rec.Handle, already), "", eff, true)
 	}
 	if !recordings.Live(st.State) {
-		return nil, refused(unavailable(rec.Handle, st.State))
+		return nil, outcome.Refused(unavailable(rec.Handle, st.State))
 	}
 	switch a.Branch() {
 	case surface.BrowserRecordBranchStop:
@@ -74,7 +76,7 @@ func (h *Handler) BrowserRecord(ctx context.Context, a *surface.BrowserRecordArg
 		if already {
 			eff = surface.EffectNone
 		}
-		return f, done(language.RecordStopped(rec.Handle, already, f.RetentionMs), "", eff, true)
+		return f, outcome.Done(language.RecordStopped(rec.Handle, already, f.RetentionMs), "", eff, true)
 	}
 	return s.recordSave(ctx, a, rec, f)
 }
@@ -96,11 +98,11 @@ func fillStatus(f *surface.BrowserRecordFacts, st recorder.Status) {
 func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs) (*surface.BrowserRecordFacts, surface.Outcome) {
 	t, r := s.tab(ctx, a.Tab, "")
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	rs := s.recs()
 	if old := rs.ActiveOn(t); old != nil {
-		return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Tab: t.Handle(),
+		return nil, outcome.Refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Tab: t.Handle(),
 			Message: language.AlreadyRecording(old.Handle)})
 	}
 	var rec *recorder.Recorder
@@ -120,13 +122,13 @@ func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs)
 		return nil
 	})
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	handle := rs.Add(t, rec).Handle
 	f := &surface.BrowserRecordFacts{Tab: t.Handle(), Recording: handle}
 	fillStatus(f, rec.Status())
 	f.StopDeadlineMs = surface.RecordMsMax
-	return f, done(language.RecordStarted(f.Tab, handle, f.StopDeadlineMs), "", surface.EffectApplied, false)
+	return f, outcome.Done(language.RecordStarted(f.Tab, handle, f.StopDeadlineMs), "", surface.EffectApplied, false)
 }
 
 // recordSave stops an active recording, encodes the GIF in memory and
@@ -142,13 +144,13 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 	if err != nil {
 		st := rec.R.Status()
 		if err == recorder.ErrTooLarge {
-			return nil, refused(&surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Rule: surface.RuleMaximum,
+			return nil, outcome.Refused(&surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Rule: surface.RuleMaximum,
 				Limit: strconv.Itoa(surface.ImageBytesMax), Message: language.MsgReplayTooBig})
 		}
 		if !recordings.Live(st.State) {
-			return nil, refused(unavailable(rec.Handle, st.State))
+			return nil, outcome.Refused(unavailable(rec.Handle, st.State))
 		}
-		return nil, refused(&surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Message: language.MsgRecordingEmpty})
+		return nil, outcome.Refused(&surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Message: language.MsgRecordingEmpty})
 	}
 	fillStatus(f, rec.R.Status())
 	f.DurationMs = int(g.Duration.Milliseconds())
@@ -164,12 +166,12 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 		if stopped {
 			eff = surface.EffectApplied
 		}
-		out := done(language.RecordSaved(rec.Handle, f.DurationMs, f.Delivery, "", reduced), "", eff, true)
+		out := outcome.Done(language.RecordSaved(rec.Handle, f.DurationMs, f.Delivery, "", reduced), "", eff, true)
 		out.Image = &surface.Image{MIME: "image/gif", Data: g.Data}
 		return f, out
 	}
 	if r := uploads.CheckSizes([]int64{int64(len(g.Data))}, locator(a.Selector, "/target", "/selector")); r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	f.Delivery = "target"
 	// A selector names no tab: it looks in the recorded tab.
@@ -179,11 +181,11 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 	}
 	t, r := s.tab(ctx, recTab, a.Target)
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	where := a.Target
-	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
-		fi, el, r := ac.fileInput(ctx, &surface.BrowserUploadArgs{Target: a.Target, Selector: a.Selector}, &surface.BrowserUploadFacts{})
+	ac, ref := act.Perform(ctx, s, t, func(ctx context.Context, ac *act.Act) *surface.Refusal {
+		fi, el, r := s.fileInput(ctx, ac, &surface.BrowserUploadArgs{Target: a.Target, Selector: a.Selector}, &surface.BrowserUploadFacts{})
 		if r == nil && a.Selector != nil {
 			where = language.Target(el, s.h.names)
 		}
@@ -191,26 +193,26 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 			return r
 		}
 		defer release(ctx, fi)
-		err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
+		err := ac.Dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
 			return fi.Attach(ctx, "recording.gif", "image/gif", g.Data)
 		})
 		if input.KindOf(err) == input.KindInvalidArgument {
 			return &surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: locator(a.Selector, "/target", "/selector"), Message: language.MsgReplayNotTaken}
 		}
-		return inputRefusal(ctx, err, 0)
+		return act.InputRefusal(ctx, err, 0)
 	})
-	if ref != nil || !ac.dispatched() {
+	if ref != nil || !ac.Dispatched() {
 		if ref == nil {
 			ref = &surface.Refusal{Reason: surface.ReasonInternal, Message: language.MsgReplayNotAttached}
 		}
-		return nil, ac.outcome("browser_record", ref, language.Act{}, false, 0, "the attachment")
+		return nil, ac.Outcome("browser_record", ref, language.Act{}, false, 0, "the attachment")
 	}
 	text := language.RecordSaved(rec.Handle, f.DurationMs, f.Delivery, where, reduced)
-	if d := ac.dialogOf(); d != "" {
+	if d := ac.DialogType(); d != "" {
 		// The input's own handlers opened a dialog: the save happened.
 		text = language.DialogAfter(text, string(d))
 	}
-	out := done(text, ac.readiness, surface.EffectApplied, false)
+	out := outcome.Done(text, ac.Readiness(), surface.EffectApplied, false)
 	return f, out
 }
 
@@ -223,9 +225,9 @@ func (s *session) recordDownload(ctx context.Context, rec *recordings.Entry, f *
 	s.ws.TakeDownloads() // this result reports it; the next one must not again
 	if err != nil {
 		if errors.Is(err, browser.ErrDownloadsDenied) {
-			return nil, refused(boundary.DownloadsDenied(pipeline.FromContext(ctx)))
+			return nil, outcome.Refused(boundary.DownloadsDenied(pipeline.FromContext(ctx)))
 		}
-		return nil, refused(refusal.For(err, surface.TimeoutMsDefault))
+		return nil, outcome.Refused(refusal.For(err, surface.TimeoutMsDefault))
 	}
 	f.Delivery = "download"
 	f.Bytes = int(d.Bytes)
@@ -235,5 +237,5 @@ func (s *session) recordDownload(ctx context.Context, rec *recordings.Entry, f *
 			Refusal: &surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/download", Download: boundary.DownloadFact(d, 1),
 				Message: language.ReplayDownloadEnded(string(d.State))}}
 	}
-	return f, done(language.RecordSaved(rec.Handle, f.DurationMs, f.Delivery, name, reduced), "", surface.EffectApplied, false)
+	return f, outcome.Done(language.RecordSaved(rec.Handle, f.DurationMs, f.Delivery, name, reduced), "", surface.EffectApplied, false)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // shotFormat is PNG: it keeps text lossless, and a model pays per image
@@ -30,16 +31,16 @@ func (h *Handler) BrowserScreenshot(ctx context.Context, a *surface.BrowserScree
 		// A view this session has forgotten (the registry is bounded) is
 		// stale; one it never issued is unknown.
 		if parent = s.views.get(a.View); parent == nil {
-			return nil, refused(s.views.missing(a.View, "/view"))
+			return nil, outcome.Refused(s.views.missing(a.View, "/view"))
 		}
 		if tabHandle != "" && tabHandle != parent.tab {
-			return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/view", Message: language.MsgViewOtherTab})
+			return nil, outcome.Refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/view", Message: language.MsgViewOtherTab})
 		}
 		tabHandle = parent.tab
 	}
 	t, r := s.tab(ctx, tabHandle, a.Target)
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	var shot capture.Shot
 	var ready string
@@ -86,11 +87,11 @@ func (h *Handler) BrowserScreenshot(ctx context.Context, a *surface.BrowserScree
 		return nil
 	})
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	e := s.views.add(t.Handle(), shot.View, shot.MIME, shot.Data)
 	f := &surface.BrowserScreenshotFacts{Tab: t.Handle(), View: e.handle, MimeType: shot.MIME, Width: shot.View.ImageWidth, Height: shot.View.ImageHeight, Bytes: len(shot.Data)}
-	out := done(language.Captured(branch, t.URL(), f.Width, f.Height, f.Bytes, f.MimeType, f.View), ready, surface.EffectNone, true)
+	out := outcome.Done(language.Captured(branch, t.URL(), f.Width, f.Height, f.Bytes, f.MimeType, f.View), ready, surface.EffectNone, true)
 	out.Image = &surface.Image{MIME: shot.MIME, Data: shot.Data}
 	return f, out
 }
@@ -103,7 +104,7 @@ func (s *session) targetClip(ctx context.Context, t *browser.Tab, target string,
 	if r != nil {
 		return capture.Rect{}, r
 	}
-	w := s.world(t)
+	w := s.World(t)
 	p, err := pagejs.LocateWith(ctx, w, id, pagejs.LocateOptions{AllowDisabled: true, AllowObscured: true})
 	if err != nil {
 		return capture.Rect{}, refusal.For(err, surface.TimeoutMsDefault)

@@ -8,6 +8,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // BrowserSequence runs 2-8 steps on one tab. Each step goes through the
@@ -20,14 +21,14 @@ func (h *Handler) BrowserSequence(ctx context.Context, a *surface.BrowserSequenc
 	s := h.session(ctx)
 	inv := pipeline.FromContext(ctx)
 	if inv == nil {
-		return nil, refused(&surface.Refusal{Reason: surface.ReasonInternal, Message: language.MsgSequenceOutsideInvocation})
+		return nil, outcome.Refused(&surface.Refusal{Reason: surface.ReasonInternal, Message: language.MsgSequenceOutsideInvocation})
 	}
 	c, ctx, cancel := pipeline.NewComposite(ctx, inv, callCeiling, a.TimeoutMs)
 	defer cancel()
 	for i, st := range a.Steps {
 		if b, err := json.Marshal(st.Args); err == nil {
 			if r := stepRoles(b, "/steps/"+strconv.Itoa(i)); r != nil {
-				return nil, refused(r)
+				return nil, outcome.Refused(r)
 			}
 		}
 	}
@@ -39,7 +40,7 @@ func (h *Handler) BrowserSequence(ctx context.Context, a *surface.BrowserSequenc
 	}
 	t, ref := s.tab(ctx, a.Tab, hint)
 	if ref != nil {
-		return nil, refused(ref)
+		return nil, outcome.Refused(ref)
 	}
 	c.OnTab(t.Handle())
 	host := language.Host(t.URL())

@@ -8,6 +8,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // BrowserTabs lists, focuses or closes this session's tabs.
@@ -20,7 +21,7 @@ func (h *Handler) BrowserTabs(ctx context.Context, a *surface.BrowserTabsArgs) (
 		infos, err := s.ws.Tabs(ctx)
 		s.noteRelaunch(ctx)
 		if err != nil {
-			return nil, refused(refusal.For(err, surface.TimeoutMsDefault))
+			return nil, outcome.Refused(refusal.For(err, surface.TimeoutMsDefault))
 		}
 		f := &surface.BrowserTabsFacts{}
 		withheld := 0
@@ -28,33 +29,33 @@ func (h *Handler) BrowserTabs(ctx context.Context, a *surface.BrowserTabsArgs) (
 			if i == surface.TabsListedMax {
 				break
 			}
-			u, ttl, cut := governPage(ctx, in.URL, in.Title)
+			u, ttl, cut := outcome.Page(ctx, in.URL, in.Title)
 			if cut {
 				withheld++
 			}
-			f.Tabs = append(f.Tabs, &surface.TabRow{Tab: in.Handle, Title: ttl, URL: u, Active: in.Active, Readiness: readinessOf(in.Readiness)})
+			f.Tabs = append(f.Tabs, &surface.TabRow{Tab: in.Handle, Title: ttl, URL: u, Active: in.Active, Readiness: outcome.Readiness(in.Readiness)})
 		}
-		withheldNote(ctx, withheld, language.Plural(withheld, "tab is", "tabs are"))
-		return f, done(language.TabsListed(len(f.Tabs), len(infos), crashedOf(infos)), "", surface.EffectNone, true)
+		outcome.Withheld(ctx, withheld, language.Plural(withheld, "tab is", "tabs are"))
+		return f, outcome.Done(language.TabsListed(len(f.Tabs), len(infos), crashedOf(infos)), "", surface.EffectNone, true)
 	case surface.BrowserTabsBranchFocus:
 		r, err := s.ws.Focus(boundary.Governed(ctx), a.Tab)
 		s.noteRelaunch(ctx)
 		if err != nil {
-			return nil, refused(refusal.For(err, surface.TimeoutMsDefault))
+			return nil, outcome.Refused(refusal.For(err, surface.TimeoutMsDefault))
 		}
 		f := &surface.BrowserTabsFacts{Tab: a.Tab, Active: r.Active, WindowFocused: r.WindowFocused}
-		return f, done(language.TabFocused(a.Tab), "", surface.EffectApplied, true)
+		return f, outcome.Done(language.TabFocused(a.Tab), "", surface.EffectApplied, true)
 	default: // close
 		r, err := s.ws.Close(ctx, a.Tab)
 		s.noteRelaunch(ctx)
 		if err != nil {
-			return nil, refused(refusal.For(err, surface.TimeoutMsDefault))
+			return nil, outcome.Refused(refusal.For(err, surface.TimeoutMsDefault))
 		}
 		f := &surface.BrowserTabsFacts{Tab: a.Tab, Closed: r.Closed}
 		if !r.Closed {
-			return f, done(language.TabClosed(a.Tab, false), "", surface.EffectNone, true)
+			return f, outcome.Done(language.TabClosed(a.Tab, false), "", surface.EffectNone, true)
 		}
-		return f, done(language.TabClosed(a.Tab, true), "", surface.EffectApplied, true)
+		return f, outcome.Done(language.TabClosed(a.Tab, true), "", surface.EffectApplied, true)
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/act"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // BrowserTypeText types text with real per-character key events into a
@@ -21,23 +23,23 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 	defer cancel()
 	t, ref := s.tab(ctx, a.Tab, a.Target)
 	if ref != nil {
-		return nil, refused(ref)
+		return nil, outcome.Refused(ref)
 	}
 	f := &surface.BrowserTypeTextFacts{Tab: t.Handle(), Target: a.Target}
 	total := utf8.RuneCountInString(a.Text)
 	rec := language.Act{}
-	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
+	ac, ref := act.Perform(ctx, s, t, func(ctx context.Context, ac *act.Act) *surface.Refusal {
 		var id int
 		pointer := "/target"
 		switch a.Branch() {
 		case surface.BrowserTypeTextBranchFocused:
 			pointer = "/focused"
-			fo, err := ac.x.Focused(ctx)
+			fo, err := ac.Action().Focused(ctx)
 			if err != nil {
 				return refusal.For(err, a.TimeoutMs)
 			}
 			if !fo.Seen {
-				return ac.typeUnseen(ctx, a, f, &rec, fo.Receiver)
+				return s.typeUnseen(ctx, ac, a, f, &rec, fo.Receiver)
 			}
 			id = fo.ID
 		default:
@@ -45,20 +47,20 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 				pointer = "/selector"
 			}
 			var r *surface.Refusal
-			if id, r = ac.resolve(ctx, a.Target, a.Selector, pointer); r != nil {
+			if id, r = ac.Resolve(ctx, a.Target, a.Selector, pointer); r != nil {
 				return r
 			}
-			if r = ac.readyOne(ctx, id, pointer); r != nil {
+			if r = ac.ReadyOne(ctx, id, pointer); r != nil {
 				return r
 			}
 		}
-		it, err := pagejs.Describe(ctx, ac.w, id)
+		it, err := pagejs.Describe(ctx, ac.World(), id)
 		if err != nil {
 			return refusal.For(err, a.TimeoutMs)
 		}
 		// Nothing reaches a credential-class field: not a clear, not a key.
 		if it.Credential {
-			return ac.credential(it, pointer)
+			return s.credential(ac, it, pointer)
 		}
 		switch {
 		case it.State.Disabled:
@@ -66,38 +68,38 @@ func (h *Handler) BrowserTypeText(ctx context.Context, a *surface.BrowserTypeTex
 		case !it.Editable || it.State.ReadOnly:
 			return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: language.MsgNotTypable}
 		}
-		el := ac.element(it.Role, it.Name)
+		el := ac.Element(it.Role, it.Name)
 		if f.Target == "" {
-			f.Target = ac.s.targetHandle(ac.t, ac.t.Generation(), id)
+			f.Target = s.targetHandle(ac.Tab(), ac.Tab().Generation(), id)
 		}
 		rec.Object = language.Target(el, h.names)
-		typed, err := ac.x.TypeInto(ctx, ac.keyGuard(), id, it.State.Focused, a.ClearFirst, a.Text)
+		typed, err := ac.Action().TypeInto(ctx, ac.KeyGuard(), id, it.State.Focused, a.ClearFirst, a.Text)
 		var se *action.StepError
 		if errors.As(err, &se) {
-			r := ac.fail(ctx, se.Err, a.TimeoutMs)
+			r := ac.Fail(ctx, se.Err, a.TimeoutMs)
 			if r != nil && se.Step == action.StepFocus {
-				ac.note(surface.EffectNone)
+				ac.Note(surface.EffectNone)
 			}
 			return r
 		}
-		return ac.typed(ctx, err, a, f, &rec, a.ClearFirst, typed, total)
+		return afterTyping(ctx, ac, err, a, f, &rec, a.ClearFirst, typed, total)
 	})
-	f.Landing, f.OpenedTabs, f.DialogType = ac.landingOf(), ac.openedOf(), ac.dialogOf()
-	return f, ac.outcome("browser_type_text", ref, rec, false, a.TimeoutMs, language.WhatTyping)
+	f.Landing, f.OpenedTabs, f.DialogType = ac.Landing(), ac.Opened(), ac.DialogType()
+	return f, ac.Outcome("browser_type_text", ref, rec, false, a.TimeoutMs, language.WhatTyping)
 }
 
-// typed words what typing did: the characters that reached the page, and a
+// afterTyping words what typing did: the characters that reached the page, and a
 // dialog that stopped it part way.
-func (ac *act) typed(ctx context.Context, err error, a *surface.BrowserTypeTextArgs, f *surface.BrowserTypeTextFacts, rec *language.Act, cleared bool, typed, total int) *surface.Refusal {
+func afterTyping(ctx context.Context, ac *act.Act, err error, a *surface.BrowserTypeTextArgs, f *surface.BrowserTypeTextFacts, rec *language.Act, cleared bool, typed, total int) *surface.Refusal {
 	f.CharacterCount, f.Typed = typed, typed == total
 	rec.Verb = language.Typed(cleared, typed, total)
-	if r := inputRefusal(ctx, err, a.TimeoutMs); r != nil {
+	if r := act.InputRefusal(ctx, err, a.TimeoutMs); r != nil {
 		return r
 	}
 	if typed < total {
-		ac.cut(ctx) // a dialog stopped the typing
-		if ac.effect() == surface.EffectApplied {
-			ac.note(surface.EffectPartial)
+		ac.Cut(ctx) // a dialog stopped the typing
+		if ac.Effect() == surface.EffectApplied {
+			ac.Note(surface.EffectPartial)
 		}
 	}
 	return nil
@@ -108,17 +110,17 @@ func (ac *act) typed(ctx context.Context, err error, a *surface.BrowserTypeTextA
 // frames) names the focused element; a credential field stops for the
 // handoff, a text field or text area is typed into (the key guard checks
 // each key again), anything else takes no typed text.
-func (ac *act) typeUnseen(ctx context.Context, a *surface.BrowserTypeTextArgs, f *surface.BrowserTypeTextFacts, rec *language.Act, rc input.Receiver) *surface.Refusal {
+func (s *session) typeUnseen(ctx context.Context, ac *act.Act, a *surface.BrowserTypeTextArgs, f *surface.BrowserTypeTextFacts, rec *language.Act, rc input.Receiver) *surface.Refusal {
 	const pointer = "/focused"
 	if rc.Credential != "" {
 		r := &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Pointer: pointer, Message: language.FocusedCredential(rc.Credential)}
-		ac.s.handoff(ac.call, ac.t, r)
+		s.Handoff(ac.Call(), ac.Tab(), r)
 		return r
 	}
 	if rc.Tag != "input" && rc.Tag != "textarea" || a.ClearFirst {
 		return &surface.Refusal{Reason: surface.ReasonNotEditable, Pointer: pointer, Message: language.MsgNoFocusedEditable}
 	}
 	rec.Object = language.FocusedField
-	typed, err := ac.x.TypeText(ctx, ac.keyGuard(), a.Text)
-	return ac.typed(ctx, err, a, f, rec, false, typed, utf8.RuneCountInString(a.Text))
+	typed, err := ac.Action().TypeText(ctx, ac.KeyGuard(), a.Text)
+	return afterTyping(ctx, ac, err, a, f, rec, false, typed, utf8.RuneCountInString(a.Text))
 }

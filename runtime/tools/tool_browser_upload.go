@@ -10,6 +10,8 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/act"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 	"github.com/ghostlight-dev/ghostlight/runtime/uploads"
 )
 
@@ -28,14 +30,14 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 	case surface.BrowserUploadBranchPaths:
 		var r *surface.Refusal
 		if local, sizes, r = h.readUploads(ctx, a.Paths); r != nil { // upload_open.go
-			return nil, refused(r)
+			return nil, outcome.Refused(r)
 		}
 	case surface.BrowserUploadBranchFiles:
 		for _, fl := range a.Files {
 			sizes = append(sizes, surface.Base64Size(fl.DataBase64))
 		}
 		if r := uploads.CheckSizes(sizes, "/files"); r != nil {
-			return nil, refused(r)
+			return nil, outcome.Refused(r)
 		}
 	default:
 		// A drop names view, x and y together (the decoder lets them apart).
@@ -44,16 +46,16 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 			if a.View != "" {
 				ptr = "/x"
 			}
-			return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: ptr, Rule: surface.RuleBranchRequired,
+			return nil, outcome.Refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: ptr, Rule: surface.RuleBranchRequired,
 				Message: language.MsgDropNeedsPoint})
 		}
 		if img = s.views.get(a.SourceImage); img == nil {
-			return nil, refused(s.views.missing(a.SourceImage, "/source_image"))
+			return nil, outcome.Refused(s.views.missing(a.SourceImage, "/source_image"))
 		}
 		sizes = []int64{int64(len(img.data))}
 		if r := uploads.CheckSizes(sizes, "/source_image"); r != nil {
 			r.Message = language.MsgCaptureAboveCeiling
-			return nil, refused(r)
+			return nil, outcome.Refused(r)
 		}
 	}
 	var total int64
@@ -65,7 +67,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 	defer cancel()
 	t, ref := s.tabFor(ctx, a.Tab, a.Target, a.View)
 	if ref != nil {
-		return nil, refused(ref)
+		return nil, outcome.Refused(ref)
 	}
 	f := &surface.BrowserUploadFacts{Tab: t.Handle(), Target: a.Target}
 	noun := language.Plural(len(sizes), "file", "files")
@@ -73,9 +75,9 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 		noun = language.CapturedImage
 	}
 	rec := language.Act{}
-	ac, ref := s.perform(ctx, t, func(ctx context.Context, ac *act) *surface.Refusal {
+	ac, ref := act.Perform(ctx, s, t, func(ctx context.Context, ac *act.Act) *surface.Refusal {
 		if img != nil && a.View != "" {
-			pt, r := ac.viewPoint(ctx, a.View, *a.X, *a.Y, "/view")
+			pt, r := ac.ViewPoint(ctx, a.View, *a.X, *a.Y, "/view")
 			if r != nil {
 				return r
 			}
@@ -84,18 +86,18 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 			rec.Object = language.At(*a.X, *a.Y, a.View)
 			file := input.File{Name: uploads.ImageName(img.mime), MIME: img.mime, Data: img.data}
 			shared := h.readsServerFiles(ctx, ac)
-			err := ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
+			err := ac.Dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
 				if !shared {
-					return input.DropFilesInPage(ctx, ac.t.Page(), pt, []input.File{file})
+					return input.DropFilesInPage(ctx, ac.Tab().Page(), pt, []input.File{file})
 				}
-				return input.DropFiles(ctx, ac.t.Page(), pt, []input.File{file}, h.stageDir)
+				return input.DropFiles(ctx, ac.Tab().Page(), pt, []input.File{file}, h.stageDir)
 			})
 			if err == nil {
 				f.UploadedCount, f.UploadedBytes = 1, int(total)
 			}
-			return inputRefusal(ctx, err, a.TimeoutMs)
+			return act.InputRefusal(ctx, err, a.TimeoutMs)
 		}
-		fi, el, r := ac.fileInput(ctx, a, f)
+		fi, el, r := s.fileInput(ctx, ac, a, f)
 		if r != nil {
 			return r
 		}
@@ -107,7 +109,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 		case local != nil:
 			// The bytes Ghostlight read: the browser opens no path of the
 			// caller's, so no file swapped in since the check reaches it.
-			err = ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) { return fi.AttachFiles(ctx, local) })
+			err = ac.Dispatch(ctx, func(ctx context.Context) (input.Effect, error) { return fi.AttachFiles(ctx, local) })
 		case h.readsServerFiles(ctx, ac):
 			// Only now, with the destination admitted and classified, do
 			// inline bytes decode and reach the disk.
@@ -115,7 +117,7 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 			if r != nil {
 				return r
 			}
-			err = ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
+			err = ac.Dispatch(ctx, func(ctx context.Context) (input.Effect, error) {
 				if err := fi.SetFiles(ctx, paths); err != nil {
 					if ctx.Err() != nil {
 						return input.EffectUnknown, err
@@ -130,46 +132,46 @@ func (h *Handler) BrowserUpload(ctx context.Context, a *surface.BrowserUploadArg
 			if r != nil {
 				return r
 			}
-			err = ac.dispatch(ctx, func(ctx context.Context) (input.Effect, error) { return fi.AttachFiles(ctx, files) })
+			err = ac.Dispatch(ctx, func(ctx context.Context) (input.Effect, error) { return fi.AttachFiles(ctx, files) })
 		}
 		if err == nil {
 			f.UploadedCount, f.UploadedBytes = len(sizes), int(total)
 		}
-		return inputRefusal(ctx, err, a.TimeoutMs)
+		return act.InputRefusal(ctx, err, a.TimeoutMs)
 	})
-	f.DialogType = ac.dialogOf()
-	return f, ac.outcome("browser_upload", ref, rec, false, a.TimeoutMs, language.WhatUpload)
+	f.DialogType = ac.DialogType()
+	return f, ac.Outcome("browser_upload", ref, rec, false, a.TimeoutMs, language.WhatUpload)
 }
 
 // fileInput resolves the destination file input: the target or selector
 // named, or else the page's only file input. Credential-class inputs are
 // handed to the user before anything is attached. Release the input when
 // done.
-func (ac *act) fileInput(ctx context.Context, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (*input.FileInput, *language.Acted, *surface.Refusal) {
+func (s *session) fileInput(ctx context.Context, ac *act.Act, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (*input.FileInput, *language.Acted, *surface.Refusal) {
 	if a.Target == "" && a.Selector == nil {
-		return ac.soleFileInput(ctx, a, f)
+		return s.soleFileInput(ctx, ac, a, f)
 	}
 	pointer := "/target"
 	if a.Selector != nil {
 		pointer = "/selector"
 	}
-	id, r := ac.resolve(ctx, a.Target, a.Selector, pointer)
+	id, r := ac.Resolve(ctx, a.Target, a.Selector, pointer)
 	if r != nil {
 		return nil, nil, r
 	}
-	return ac.fileInputByID(ctx, id, pointer, a, f)
+	return s.fileInputByID(ctx, ac, id, pointer, a, f)
 }
 
 // fileInputByID checks and holds the file input with element id.
-func (ac *act) fileInputByID(ctx context.Context, id int, pointer string, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (*input.FileInput, *language.Acted, *surface.Refusal) {
-	it, err := pagejs.Describe(ctx, ac.w, id)
+func (s *session) fileInputByID(ctx context.Context, ac *act.Act, id int, pointer string, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (*input.FileInput, *language.Acted, *surface.Refusal) {
+	it, err := pagejs.Describe(ctx, ac.World(), id)
 	if err != nil {
 		return nil, nil, refusal.For(err, a.TimeoutMs)
 	}
 	if it.Credential {
-		return nil, nil, ac.credential(it, pointer)
+		return nil, nil, s.credential(ac, it, pointer)
 	}
-	isFile, err := pagejs.IsFileInput(ctx, ac.w, id)
+	isFile, err := pagejs.IsFileInput(ctx, ac.World(), id)
 	if err != nil {
 		return nil, nil, refusal.For(err, a.TimeoutMs)
 	}
@@ -177,16 +179,16 @@ func (ac *act) fileInputByID(ctx context.Context, id int, pointer string, a *sur
 		return nil, nil, &surface.Refusal{Reason: surface.ReasonNotFileInput, Pointer: pointer}
 	}
 	if f.Target == "" {
-		f.Target = ac.s.targetHandle(ac.t, ac.t.Generation(), id)
+		f.Target = s.targetHandle(ac.Tab(), ac.Tab().Generation(), id)
 	}
 	// The input may be in a cross-origin frame: its object lives on that
 	// frame's session, and the files are set there.
-	page, obj, rel, err := ac.w.ElementObjectOn(ctx, id)
+	page, obj, rel, err := ac.World().ElementObjectOn(ctx, id)
 	if err != nil {
 		return nil, nil, refusal.For(err, a.TimeoutMs)
 	}
 	el := &language.Acted{Role: surface.RoleFileInput}
-	if ac.names() {
+	if ac.Names() {
 		el.Name = language.Name(it.Name)
 	}
 	return input.FileInputOf(page, obj, rel), el, nil
@@ -196,15 +198,15 @@ func (ac *act) fileInputByID(ctx context.Context, id int, pointer string, a *sur
 // cross-origin frames the call may reach. One in the page itself is read
 // through the DOM domain, which page scripts cannot tamper with; one in a
 // frame is held on that frame's session like a named target.
-func (ac *act) soleFileInput(ctx context.Context, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (*input.FileInput, *language.Acted, *surface.Refusal) {
-	all, err := pagejs.FindFileInputs(ctx, ac.w)
+func (s *session) soleFileInput(ctx context.Context, ac *act.Act, a *surface.BrowserUploadArgs, f *surface.BrowserUploadFacts) (*input.FileInput, *language.Acted, *surface.Refusal) {
+	all, err := pagejs.FindFileInputs(ctx, ac.World())
 	if r := notSole(err, all.Count); r != nil {
 		return nil, nil, r
 	}
-	if len(all.IDs) == 1 && !ac.w.Local(all.IDs[0]) {
-		return ac.fileInputByID(ctx, all.IDs[0], "/target", a, f)
+	if len(all.IDs) == 1 && !ac.World().Local(all.IDs[0]) {
+		return s.fileInputByID(ctx, ac, all.IDs[0], "/target", a, f)
 	}
-	sole, err := input.SoleFileInput(ctx, ac.t.Page(), surface.CredentialAutocomplete)
+	sole, err := input.SoleFileInput(ctx, ac.Tab().Page(), surface.CredentialAutocomplete)
 	if r := notSole(err, sole.Count); r != nil { // the page changed in between
 		return nil, nil, r
 	}
@@ -248,8 +250,8 @@ func (h *Handler) stageFiles(a *surface.BrowserUploadArgs, img *viewEntry) ([]st
 // readsServerFiles reports whether the tab's browser opens this server's
 // paths (browser.Tab.ReadsServerFiles). A probe that could not run decides
 // nothing: the path-based dispatch then meets the same failure and says it.
-func (h *Handler) readsServerFiles(ctx context.Context, ac *act) bool {
-	ok, err := ac.t.ReadsServerFiles(ctx, h.stageDir)
+func (h *Handler) readsServerFiles(ctx context.Context, ac *act.Act) bool {
+	ok, err := ac.Tab().ReadsServerFiles(ctx, h.stageDir)
 	return ok || err != nil
 }
 

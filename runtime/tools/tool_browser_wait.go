@@ -13,15 +13,16 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // BrowserWait waits for one condition, polling the live page, bounded by
 // timeout_ms; waits past surface.ProgressAfterMsMax notify progress.
 func (h *Handler) BrowserWait(ctx context.Context, a *surface.BrowserWaitArgs) (*surface.BrowserWaitFacts, surface.Outcome) {
 	s := h.session(ctx)
-	limit := timeoutOr(a.TimeoutMs)
+	limit := outcome.Timeout(a.TimeoutMs)
 	if a.Branch() == surface.BrowserWaitBranchDuration && a.Value != nil && a.Value.Int() > limit {
-		return nil, refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/value", Rule: surface.RuleMaximum, Limit: strconv.Itoa(limit),
+		return nil, outcome.Refused(&surface.Refusal{Reason: surface.ReasonInvalidArguments, Pointer: "/value", Rule: surface.RuleMaximum, Limit: strconv.Itoa(limit),
 			Message: language.DurationPastTimeout(limit)})
 	}
 	// The clock starts before the deadline is set, so a wait that met its
@@ -32,7 +33,7 @@ func (h *Handler) BrowserWait(ctx context.Context, a *surface.BrowserWaitArgs) (
 	pipeline.FromContext(ctx).Stage(language.WaitStage(a.Condition, limit)) // progress a client sees
 	t, ref := s.tab(ctx, a.Tab, a.Target)
 	if ref != nil {
-		return nil, refused(ref)
+		return nil, outcome.Refused(ref)
 	}
 	f := &surface.BrowserWaitFacts{Tab: t.Handle(), Condition: a.Condition}
 	ref = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
@@ -50,17 +51,17 @@ func (h *Handler) BrowserWait(ctx context.Context, a *surface.BrowserWaitArgs) (
 	if ref != nil {
 		if ref.Reason == surface.ReasonTimeout {
 			ref.Limit = strconv.Itoa(limit)
-			out := surface.Outcome{Effect: surface.EffectNone, Readiness: readinessOf(readiness), RepeatSafe: true, Refusal: ref}
+			out := surface.Outcome{Effect: surface.EffectNone, Readiness: outcome.Readiness(readiness), RepeatSafe: true, Refusal: ref}
 			t := language.WaitTimedOut(a.Condition, limit)
 			out.Summary, out.NextSteps = t.Summary, t.NextSteps
 			return f, out
 		}
-		return f, refused(ref)
+		return f, outcome.Refused(ref)
 	}
 	if a.Branch() == surface.BrowserWaitBranchDuration {
-		return f, done(language.Waited(f.ElapsedMs, t.URL()), readiness, surface.EffectNone, true)
+		return f, outcome.Done(language.Waited(f.ElapsedMs, t.URL()), readiness, surface.EffectNone, true)
 	}
-	return f, done(language.WaitHeld(a.Condition, f.ElapsedMs), readiness, surface.EffectNone, true)
+	return f, outcome.Done(language.WaitHeld(a.Condition, f.ElapsedMs), readiness, surface.EffectNone, true)
 }
 
 // waitFor asks the executor to check the condition until it holds or ctx
@@ -103,7 +104,7 @@ func (s *session) condition(t *browser.Tab, a *surface.BrowserWaitArgs) (action.
 	if a.Value != nil {
 		text = a.Value.String
 	}
-	world := func() *pagejs.World { return s.world(t) }
+	world := func() *pagejs.World { return s.World(t) }
 	switch a.Branch() {
 	case surface.BrowserWaitBranchLoadReady:
 		return action.LoadReady(t), nil

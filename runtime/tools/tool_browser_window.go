@@ -7,6 +7,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // BrowserWindow zooms a tab or resizes its window and reports the geometry
@@ -18,7 +19,7 @@ func (h *Handler) BrowserWindow(ctx context.Context, a *surface.BrowserWindowArg
 	defer cancel()
 	t, r := s.tab(ctx, a.Tab, "")
 	if r != nil {
-		return nil, refused(r)
+		return nil, outcome.Refused(r)
 	}
 	f := &surface.BrowserWindowFacts{Tab: t.Handle(), Action: a.Action}
 	var g browser.Geometry
@@ -34,7 +35,7 @@ func (h *Handler) BrowserWindow(ctx context.Context, a *surface.BrowserWindowArg
 		return refusal.For(err, surface.TimeoutMsDefault)
 	})
 	if ref != nil {
-		return nil, refused(ref)
+		return nil, outcome.Refused(ref)
 	}
 	f.Observed = &surface.Geometry{WindowWidth: g.WindowWidth, WindowHeight: g.WindowHeight, ViewportWidth: g.ViewportWidth, ViewportHeight: g.ViewportHeight, ZoomPercent: g.ZoomPercent}
 	var text language.Text
@@ -44,5 +45,5 @@ func (h *Handler) BrowserWindow(ctx context.Context, a *surface.BrowserWindowArg
 		text = language.Resized(f.Tab, f.Width, f.Height, g.WindowWidth, g.WindowHeight, g.ViewportWidth, g.ViewportHeight)
 	}
 	// Setting the same zoom or size again changes nothing more.
-	return f, done(text, "", surface.EffectApplied, true)
+	return f, outcome.Done(text, "", surface.EffectApplied, true)
 }

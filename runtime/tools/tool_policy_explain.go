@@ -8,6 +8,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/governance"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // PolicyExplain reads the authority in force for this call: the compiled
@@ -22,5 +23,5 @@ func (h *Handler) PolicyExplain(ctx context.Context, a *surface.PolicyExplainArg
 	if note := auth.InterceptionOnlyNote(h.b != nil && h.b.EndpointRemote()); note != "" {
 		f.Note = strings.TrimSpace(f.Note + " " + note)
 	}
-	return f, done(language.Explained(len(f.Capabilities), len(f.Layers), f.Situation, f.Note), "", surface.EffectNone, true)
+	return f, outcome.Done(language.Explained(len(f.Capabilities), len(f.Layers), f.Situation, f.Note), "", surface.EffectNone, true)
 }

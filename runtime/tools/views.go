@@ -72,3 +72,12 @@ func (v *views) missing(h, pointer string) *surface.Refusal {
 	}
 	return unknownHandle(pointer, "view")
 }
+
+// View is the tab and geometry of view handle h, or missing's refusal.
+func (s *session) View(h, pointer string) (string, capture.View, *surface.Refusal) {
+	e := s.views.get(h)
+	if e == nil {
+		return "", capture.View{}, s.views.missing(h, pointer)
+	}
+	return e.tab, e.view, nil
+}

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/ghostlight-dev/ghostlight/runtime/recordings"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
 )
 
 // Read-only views of the handler's state for the person's workbench (wired
@@ -12,10 +13,10 @@ import (
 
 // GovernedURL is a tab's URL as facts carry it: no credentials, no
 // fragment, bounded.
-func GovernedURL(raw string) string { return governedURL(raw) }
+func GovernedURL(raw string) string { return outcome.URL(raw) }
 
 // Title is a page title as facts carry it: cleaned and bounded.
-func Title(s string) string { return title(s) }
+func Title(s string) string { return outcome.Title(s) }
 
 // Recordings lists every session's recordings that still hold frames.
 func (h *Handler) Recordings() []recordings.Recording {

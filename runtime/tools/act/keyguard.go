@@ -1,4 +1,4 @@
-package tools
+package act
 
 import (
 	"context"
@@ -26,8 +26,8 @@ type guardRefused struct{ r *surface.Refusal }
 
 func (g *guardRefused) Error() string { return language.KeyRefused(string(g.r.Reason)) }
 
-// keyGuard is the act's guard.
-func (a *act) keyGuard() input.KeyGuard {
+// KeyGuard is the act's guard.
+func (a *Act) KeyGuard() input.KeyGuard {
 	frames := action.Frames(a.t)
 	return func(ctx context.Context, s input.Stroke) error {
 		submit := false
@@ -50,7 +50,7 @@ func (a *act) keyGuard() input.KeyGuard {
 		}
 		if (s.Inserts || s.Paste) && rc.Credential != "" {
 			r := &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Message: language.FocusedCredential(rc.Credential)}
-			a.s.handoff(a.call, a.t, r)
+			a.s.Handoff(a.call, a.t, r)
 			return &guardRefused{r}
 		}
 		if submit && (s.Enter && (rc.EnterSubmits || rc.SubmitButton) || s.Space && rc.SubmitButton) {
