@@ -78,6 +78,10 @@ func credentialHeld(tool string, r *surface.Refusal) Text {
 	if r.Tab != "" {
 		tab = r.Tab
 	}
+	if r.Message == MsgSecretShown { // a later page repeats it (a card number): text masks it, a picture cannot
+		return Say(fmt.Sprintf("%s is refused on %s: %s, and a picture would show it.", tool, tab, r.Message),
+			"Continue with browser_read, browser_find or browser_inspect: their text masks it.")
+	}
 	why := "page script could read it back"
 	if tool == "browser_screenshot" {
 		why = "a picture could show it (a card number or a code is not masked)"

@@ -22,6 +22,7 @@ const (
 	MsgNotACursor                = "after must be a next_cursor from browser_diagnose"
 	MsgNotBase64                 = "not standard base64"
 	MsgNotRegular                = "that path is a device, pipe or socket, not a regular file"
+	MsgSecretShown               = "the page shows what the user typed into a credential field"
 	MsgBrowserWentAway           = "the browser went away during the call" // not the call's condition failing
 	MsgNotStaged                 = "could not stage the files"
 	MsgNotTypable                = "the target does not take typed text"

@@ -17,8 +17,8 @@ const cardPage = `<title>Pay</title><body style="margin:0"><label>Card number <i
 // number in the workbench; the page shows it back in its own text (its
 // preview, grouped in fours). No result the model gets quotes it, in any
 // spelling the page used: not browser_read's text, not browser_find, not a
-// script the person let run once they released the document, not the
-// audit. What the page holds is read through DevTools, so the test fails
+// script the person let run once they released the document; and no
+// picture is taken of a page whose text shows it. What the page holds is read through DevTools, so the test fails
 // if the page never showed the number.
 func TestPagesEchoOfTheSecretNeverReachesTheModel(t *testing.T) {
 	const card, shown = "4111111111111111", "4111 1111 1111 1111"
@@ -59,6 +59,20 @@ func TestPagesEchoOfTheSecretNeverReachesTheModel(t *testing.T) {
 		t.Fatalf("browser_execute after release: want the value masked: %s", ex.JSON)
 	}
 	leaks("browser_execute", string(ex.JSON))
+
+	// A picture cannot be masked: while the page's text shows the number,
+	// no screenshot is taken; on a page that does not, it is.
+	shot := h.call("browser_screenshot", `{"tab":"`+h.tab+`"}`)
+	if shot.Envelope.Status == surface.StatusSucceeded || shot.Image != nil || !strings.Contains(shot.Envelope.Summary, "shows what the user typed") {
+		t.Fatalf("a screenshot of the page showing the number: %s", shot.JSON)
+	}
+	paid := serve(t, `<title>Paid</title><p>Payment received</p>`)
+	if r := h.call("browser_navigate", `{"tab":"`+h.tab+`","url":"`+paid.URL+`/"}`); r.Envelope.Status != surface.StatusSucceeded {
+		t.Fatalf("navigate: %s", r.JSON)
+	}
+	if r := h.call("browser_screenshot", `{"tab":"`+h.tab+`"}`); r.Envelope.Status != surface.StatusSucceeded || r.Image == nil {
+		t.Fatalf("a screenshot of a page without the number: %s", r.JSON)
+	}
 
 	// A value the person did not type is never masked: the model's own
 	// number passes as it is.

@@ -50,6 +50,9 @@ func (h *Handler) BrowserScreenshot(ctx context.Context, a *surface.BrowserScree
 		if r := s.heldCredential(t); r != nil {
 			return r
 		}
+		if r := s.secretShown(ctx, t); r != nil { // a later page that repeats it
+			return r
+		}
 		req := capture.Request{MaxEdge: surface.ImageEdgePxMax, MaxBytes: surface.ImageBytesMax, Format: shotFormat}
 		switch branch {
 		case surface.BrowserScreenshotBranchFullPage:
