@@ -28,7 +28,7 @@ func startStdioEnv(t *testing.T, env []string, args ...string) (*liveServer, *ex
 	t.Helper()
 	tmp := shortTempDir(t)
 	t.Cleanup(func() { killUnder(t, tmp) })
-	var stderr bytes.Buffer
+	stderr := &lockedWriter{w: &bytes.Buffer{}}
 	var cmd *exec.Cmd
 	spawn := func(ctx context.Context, command string, e, args []string) (*exec.Cmd, error) {
 		cmd = exec.Command(command, args...)
@@ -36,11 +36,11 @@ func startStdioEnv(t *testing.T, env []string, args ...string) (*liveServer, *ex
 		return cmd, nil
 	}
 	c, err := client.NewStdioMCPClientWithOptions(serverBinary(t), append([]string{"TMPDIR=" + tmp}, env...), append([]string{"serve"}, args...),
-		transport.WithCommandStderrWriter(&lockedWriter{w: &stderr}), transport.WithCommandFunc(spawn))
+		transport.WithCommandStderrWriter(stderr), transport.WithCommandFunc(spawn))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return initialized(t, c, tmp, &stderr), cmd
+	return initialized(t, c, tmp, stderr), cmd
 }
 
 // immutable sets or clears the file's immutable flag (chattr): writes

@@ -192,11 +192,11 @@ func TestLiveAuditParallelHTTPSessions(t *testing.T) {
 	ln.Close()
 	tmp := shortTempDir(t)
 	path := filepath.Join(tmp, "audit", "audit.jsonl")
-	var stderr bytes.Buffer
+	stderr := &lockedWriter{w: &bytes.Buffer{}}
 	const token = "audit-test-token"
 	cmd := exec.Command(serverBinary(t), "serve", "--http", addr, "--token", token, "--audit-path", path)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-	cmd.Stderr = &lockedWriter{w: &stderr}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestLiveAuditParallelHTTPSessions(t *testing.T) {
 		defer c.Close()
 		ss[i] = &session{c: c, id: c.GetSessionId(), inv: map[string]bool{}}
 	}
-	live := &liveServer{tmp: tmp, stderr: &stderr}
+	live := &liveServer{tmp: tmp, stderr: stderr}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for _, s := range ss {

@@ -25,7 +25,7 @@ import (
 // process, so a test can kill it and start another server on the same TMPDIR.
 func startStdioIn(t *testing.T, tmp string, args ...string) (*liveServer, *exec.Cmd) {
 	t.Helper()
-	var stderr bytes.Buffer
+	stderr := &lockedWriter{w: &bytes.Buffer{}}
 	var cmd *exec.Cmd
 	spawn := func(ctx context.Context, command string, env, args []string) (*exec.Cmd, error) {
 		cmd = exec.Command(command, args...)
@@ -33,11 +33,11 @@ func startStdioIn(t *testing.T, tmp string, args ...string) (*liveServer, *exec.
 		return cmd, nil
 	}
 	c, err := client.NewStdioMCPClientWithOptions(serverBinary(t), []string{"TMPDIR=" + tmp}, append([]string{"serve"}, args...),
-		transport.WithCommandStderrWriter(&lockedWriter{w: &stderr}), transport.WithCommandFunc(spawn))
+		transport.WithCommandStderrWriter(stderr), transport.WithCommandFunc(spawn))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return initialized(t, c, tmp, &stderr), cmd
+	return initialized(t, c, tmp, stderr), cmd
 }
 
 // ghostlightEntries lists what of Ghostlight's a directory holds: every ghostlight-*

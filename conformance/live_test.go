@@ -55,7 +55,7 @@ func serverBinary(t testing.TB) string {
 type liveServer struct {
 	c      *client.Client
 	tmp    string
-	stderr *bytes.Buffer
+	stderr *lockedWriter
 }
 
 // startStdio starts the binary over stdio with its own TMPDIR, so the test
@@ -63,19 +63,19 @@ type liveServer struct {
 func startStdio(t testing.TB, args ...string) *liveServer {
 	t.Helper()
 	tmp := shortTempDir(t)
-	var stderr bytes.Buffer
+	stderr := &lockedWriter{w: &bytes.Buffer{}}
 	env := append(os.Environ(), "TMPDIR="+tmp)
-	c, err := client.NewStdioMCPClientWithOptions(serverBinary(t), env, append([]string{"serve"}, args...), transport.WithCommandStderrWriter(&lockedWriter{w: &stderr}))
+	c, err := client.NewStdioMCPClientWithOptions(serverBinary(t), env, append([]string{"serve"}, args...), transport.WithCommandStderrWriter(stderr))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return initialized(t, c, tmp, &stderr)
+	return initialized(t, c, tmp, stderr)
 }
 
 // initialized runs the MCP handshake at the newest revision on a client of a
 // started server and returns it as a liveServer; a failed handshake fails the
 // test with the server's stderr.
-func initialized(t testing.TB, c *client.Client, tmp string, stderr *bytes.Buffer) *liveServer {
+func initialized(t testing.TB, c *client.Client, tmp string, stderr *lockedWriter) *liveServer {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -97,6 +97,13 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// String is what was written so far (read while the server still writes).
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.String()
 }
 
 // call runs a tool and validates the envelope against the tool's output

@@ -101,7 +101,7 @@ func (s *operatorServer) reset(t *testing.T) *scenario {
 			break
 		}
 		if try == 100 {
-			t.Fatalf("initialize: %v\n%s", err, s.stderr.w.String())
+			t.Fatalf("initialize: %v\n%s", err, s.stderr.String())
 		}
 		time.Sleep(100 * time.Millisecond) // the server is still starting
 	}

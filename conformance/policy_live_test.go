@@ -63,19 +63,19 @@ func environ(env []string) []string {
 
 func startPolicy(t *testing.T, env []string, args ...string) *liveServer {
 	t.Helper()
-	var stderr bytes.Buffer
+	stderr := &lockedWriter{w: &bytes.Buffer{}}
 	tmp := ""
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "TMPDIR="); ok {
 			tmp = v
 		}
 	}
-	c, err := client.NewStdioMCPClientWithOptions(serverBinary(t), environ(env), append([]string{"serve"}, args...), transport.WithCommandStderrWriter(&lockedWriter{w: &stderr}))
+	c, err := client.NewStdioMCPClientWithOptions(serverBinary(t), environ(env), append([]string{"serve"}, args...), transport.WithCommandStderrWriter(stderr))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return initialized(t, c, tmp, &stderr)
+	return initialized(t, c, tmp, stderr)
 }
 
 func explainFacts(t *testing.T, s *liveServer) *surface.PolicyExplainFacts {

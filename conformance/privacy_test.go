@@ -135,7 +135,7 @@ func startPrivacyServer(t *testing.T, transportName, policy string) *privacyServ
 				break
 			}
 			if try == 100 {
-				t.Fatalf("the server does not listen\n%s", stderr.w.String())
+				t.Fatalf("the server does not listen\n%s", stderr.String())
 			}
 			time.Sleep(100 * time.Millisecond) // the server is still starting
 		}
@@ -152,9 +152,9 @@ func startPrivacyServer(t *testing.T, transportName, policy string) *privacyServ
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatalf("initialize: %v\n%s", err, stderr.w.String())
+		t.Fatalf("initialize: %v\n%s", err, stderr.String())
 	}
-	ps.liveServer = &liveServer{c: c, tmp: tmp, stderr: stderr.w}
+	ps.liveServer = &liveServer{c: c, tmp: tmp, stderr: stderr}
 	t.Cleanup(func() { killUnder(t, tmp) })
 	return ps
 }
@@ -281,7 +281,7 @@ func privacyRun(t *testing.T, tr string) {
 			}
 		}
 	}
-	search("stderr", s.stderr.Bytes())
+	search("stderr", []byte(s.stderr.String()))
 	files0 := 0
 	for _, dir := range s.dirs {
 		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -317,9 +317,9 @@ func TestLiveClientClosingStderrLeavesNothing(t *testing.T) {
 	m := newSecrets("query", "title", "text")
 	base := privacyPage(t, m)
 	tmp := shortTempDir(t)
-	var stderr bytes.Buffer
+	stderr := &lockedWriter{w: &bytes.Buffer{}}
 	c, err := client.NewStdioMCPClientWithOptions(serverBinary(t), append(os.Environ(), "TMPDIR="+tmp), []string{"serve", "--log-level", "debug"},
-		transport.WithCommandStderrWriter(&lockedWriter{w: &stderr}))
+		transport.WithCommandStderrWriter(stderr))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestLiveClientClosingStderrLeavesNothing(t *testing.T) {
 	if _, err := c.Initialize(ctx, init); err != nil {
 		t.Fatal(err)
 	}
-	s := &liveServer{c: c, tmp: tmp, stderr: &stderr}
+	s := &liveServer{c: c, tmp: tmp, stderr: stderr}
 	if _, env := s.call(t, "browser_navigate", map[string]any{"url": base + "/?q=" + m["query"]}); env.Status != surface.StatusSucceeded {
 		t.Fatalf("navigate: %+v", env)
 	}

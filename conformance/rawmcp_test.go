@@ -140,7 +140,7 @@ func (c *rawMCP) next() rawMsg {
 	select {
 	case raw, ok := <-c.in:
 		if !ok {
-			c.t.Fatalf("the server closed its output\n%s", c.stderr.w.String())
+			c.t.Fatalf("the server closed its output\n%s", c.stderr.String())
 		}
 		var m rawMsg
 		if err := json.Unmarshal(raw, &m); err != nil {
@@ -160,7 +160,7 @@ func (c *rawMCP) next() rawMsg {
 		}
 		return m
 	case <-time.After(60 * time.Second):
-		c.t.Fatalf("no message from the server\n%s", c.stderr.w.String())
+		c.t.Fatalf("no message from the server\n%s", c.stderr.String())
 	}
 	return rawMsg{}
 }

@@ -163,10 +163,10 @@ func TestLiveRemoteBrowser(t *testing.T) {
 	ln.Close()
 	auditPath := filepath.Join(dir, "audit.jsonl")
 	const token = "remote-test-token"
-	var stderr bytes.Buffer
+	stderr := &lockedWriter{w: &bytes.Buffer{}}
 	cmd := exec.Command(serverBinary(t), "serve", "--http", addr, "--token", token, "--audit-path", auditPath, "--browser-endpoint", endpoint)
 	cmd.Env = environ(penv)
-	cmd.Stderr = &lockedWriter{w: &stderr}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestLiveRemoteBrowser(t *testing.T) {
 			time.Sleep(100 * time.Millisecond) // the server is still starting
 		}
 		t.Cleanup(func() { c.Close() })
-		return &liveServer{c: c, tmp: tmp, stderr: &stderr}
+		return &liveServer{c: c, tmp: tmp, stderr: stderr}
 	}
 	a, b := session(), session()
 	facts := func(env surface.Envelope, v any) {

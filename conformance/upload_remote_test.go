@@ -134,19 +134,19 @@ func TestUploadToABrowserElsewhere(t *testing.T) {
 	if err := os.WriteFile(secret, []byte("server-side notes"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var stderr bytes.Buffer
+	stderr := &lockedWriter{w: &bytes.Buffer{}}
 	spawn := func(ctx context.Context, command string, env, args []string) (*exec.Cmd, error) {
 		cmd := exec.Command(command, args...)
 		cmd.Env, cmd.Dir = append(os.Environ(), env...), work
 		return cmd, nil
 	}
 	c, err := client.NewStdioMCPClientWithOptions(serverBinary(t), []string{"TMPDIR=" + tmp}, []string{"serve", "--browser-endpoint", endpoint},
-		transport.WithCommandStderrWriter(&lockedWriter{w: &stderr}), transport.WithCommandFunc(spawn))
+		transport.WithCommandStderrWriter(stderr), transport.WithCommandFunc(spawn))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	s := initialized(t, c, tmp, &stderr)
+	s := initialized(t, c, tmp, stderr)
 	must := func(tool string, args map[string]any) surface.Envelope {
 		t.Helper()
 		_, env := s.call(t, tool, args)

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -21,7 +22,7 @@ type stdioServer struct {
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	out    *bufio.Reader
-	stderr bytes.Buffer
+	stderr lockedBuf
 	id     int
 }
 
@@ -206,4 +207,22 @@ func TestKilledServerLeavesNothingBehind(t *testing.T) {
 	if !strings.Contains(second.stderr.String(), "removed temp directories of servers that are gone") {
 		t.Errorf("the second server did not say it swept:\n%s", second.stderr.String())
 	}
+}
+
+// lockedBuf is a child's stderr, read by the test while the child writes.
+type lockedBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuf) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuf) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
