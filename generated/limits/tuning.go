@@ -130,6 +130,24 @@ const (
 	ClosedTargetsKeptMax = ClosedTargetsKept
 )
 
+// CoverAnimationFrames (tuning): Most animation frames a press waits for animations over its point to end; past them it presses all the same. (count)
+const (
+	CoverAnimationFrames    = 30
+	CoverAnimationFramesMax = CoverAnimationFrames
+)
+
+// CoverAnimationMs (tuning): Longest remaining run of a finite animation on another element over an action's point that the press waits for; one ending later is not waited for. (ms)
+const (
+	CoverAnimationMs    = 500
+	CoverAnimationMsMax = CoverAnimationMs
+)
+
+// CoverAnimationNodes (tuning): Elements the look for animations over a point visits to find shadow roots (document.getAnimations leaves them out); roots past it are not looked in. (count)
+const (
+	CoverAnimationNodes    = 20000
+	CoverAnimationNodesMax = CoverAnimationNodes
+)
+
 // CredentialContextChars (tuning): Characters of the text around a field the credential check reads for code wording. (chars)
 const (
 	CredentialContextChars    = 600

@@ -252,6 +252,12 @@ const (
 	ClickWithholdMsMax         = limits.ClickWithholdMsMax
 	ClosedTargetsKept          = limits.ClosedTargetsKept
 	ClosedTargetsKeptMax       = limits.ClosedTargetsKeptMax
+	CoverAnimationFrames       = limits.CoverAnimationFrames
+	CoverAnimationFramesMax    = limits.CoverAnimationFramesMax
+	CoverAnimationMs           = limits.CoverAnimationMs
+	CoverAnimationMsMax        = limits.CoverAnimationMsMax
+	CoverAnimationNodes        = limits.CoverAnimationNodes
+	CoverAnimationNodesMax     = limits.CoverAnimationNodesMax
 	CredentialContextChars     = limits.CredentialContextChars
 	CredentialContextCharsMax  = limits.CredentialContextCharsMax
 	CredentialContextSteps     = limits.CredentialContextSteps

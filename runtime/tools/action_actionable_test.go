@@ -89,6 +89,41 @@ func TestClickWaitsForALeavingCover(t *testing.T) {
 	t.Logf("cover still present when the click was issued: %v", covering)
 }
 
+// Shoelace's way of closing (recorded from the corpus): the listbox lets
+// pointer events through while its hide animation runs (so the control
+// below is already the hit), and only its finish handler hides it; between
+// the animation's end and that handler it is hit-tested at full size again.
+// A click issued while it animates must wait for the animation to end.
+const coverAnimatingOutPage = `<title>Terms</title>` + reportJS + `
+<div style="position:absolute;left:40px;top:160px"><label><input type="checkbox" id="agree"> I agree to the terms</label></div>
+<div id="lb" role="listbox" aria-label="Plans" style="position:fixed;left:0;top:0;width:420px;height:320px;background:#fff;z-index:10"><div role="option" id="free">Free</div></div>
+<script>
+const lb = document.getElementById('lb');
+let hidden = false;
+document.getElementById('free').addEventListener('click', (e) => {
+  e.stopPropagation();
+  lb.style.pointerEvents = 'none';
+  const an = lb.animate([{opacity: 1}, {opacity: 0}], {duration: 300});
+  an.addEventListener('finish', () => { lb.style.display = 'none'; hidden = true; });
+});
+lb.addEventListener('click', () => report('cover'));
+document.getElementById('agree').addEventListener('click', () => report(hidden ? 'after' : 'during'));
+</script>`
+
+func TestClickWaitsForACoverAnimatingOut(t *testing.T) {
+	h := newHarness(t)
+	var c hits
+	srv := actSite(t, map[string]string{"/": coverAnimatingOutPage}, map[string]http.HandlerFunc{"/hit": c.handler})
+	tab := h.actOpen(srv.URL + "/")
+	agree := h.actTarget(tab, "I agree to the terms")
+	h.must("browser_click", `{"target":"`+h.actTarget(tab, "Free")+`"}`)
+	r := h.call("browser_click", `{"target":"`+agree+`"}`)
+	actExpect(t, r, surface.StatusSucceeded, surface.EffectApplied, "")
+	if a, d, cv := c.get("after"), c.get("during"), c.get("cover"); a != 1 || d != 0 || cv != 0 {
+		t.Fatalf("page received the click after the cover hid %d, during its animation %d, on the cover %d; want 1, 0, 0", a, d, cv)
+	}
+}
+
 // A drawer slides in from off screen: its button is pressed where it comes
 // to rest (at first it cannot be brought into view at all).
 const slideInPage = `<title>Slide</title>` + reportJS + `

@@ -3,7 +3,11 @@
 // dispatches, and both import it.
 package actionable
 
-import "time"
+import (
+	"time"
+
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
+)
 
 // Actionability: before a pointer or key action dispatches, its target must
 // be attached, visible, enabled, stable (its box unchanged across two
@@ -39,6 +43,11 @@ type Sample struct {
 	// a view point, which may change while its box stays).
 	Box Box
 	Key int
+	// Animating: a finite animation on another element over the action
+	// point is still running (a popup closing over the target). The press
+	// waits for it to end and for one frame past it, within
+	// cover_animation_frames of the wait.
+	Animating bool
 }
 
 // Verdict is what to do after the samples so far.
@@ -110,10 +119,31 @@ func failure(samples []Sample) Failure {
 		return FailDisabled
 	case !last.Hit:
 		return FailCovered
+	case animating(samples):
+		return FailCovered
 	case !stable(samples):
 		return FailMoving
 	}
 	return FailNone
+}
+
+// animating: within the first cover_animation_frames of the wait, the latest
+// sample, or the latest one of an earlier frame, saw an animation over the
+// point. Past them, or with none, the press goes ahead.
+func animating(samples []Sample) bool {
+	last := samples[len(samples)-1]
+	if last.Frame >= limits.CoverAnimationFramesMax {
+		return false
+	}
+	if last.Animating {
+		return true
+	}
+	for i := len(samples) - 2; i >= 0; i-- {
+		if p := samples[i]; p.Frame < last.Frame {
+			return p.Animating // the frame after the animation ended: its finish handler has run
+		}
+	}
+	return false
 }
 
 // stable: the latest sample's element and box equal those of the latest

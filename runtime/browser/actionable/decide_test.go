@@ -3,6 +3,8 @@ package actionable
 import (
 	"testing"
 	"time"
+
+	"github.com/ghostlight-dev/ghostlight/generated/limits"
 )
 
 // Recorded sample sequences, as AwaitActionable takes them from a page, one
@@ -167,5 +169,49 @@ func TestDecideNoSample(t *testing.T) {
 	}
 	if v, f := Decide(nil, at(1), at(1)); v != Refuse || f != FailUnsampled {
 		t.Fatalf("got %v %v", v, f)
+	}
+}
+
+func anim(frame int, b Box) Sample {
+	s := ok(frame, b)
+	s.Animating = true
+	return s
+}
+
+// Recorded from Shoelace (conformance probe, 2026-12-07): after an option is
+// picked, the listbox's 100 ms hide animation runs over the checkbox below
+// while the checkbox is already the hit at its point (the listbox passes
+// pointer events while it hides); when the animation ends the listbox is
+// hit-tested at full size for a frame until its finish handler hides it. The
+// press waits for the animation to end and for one frame past it.
+func TestDecideWaitsForACoverAnimatingOut(t *testing.T) {
+	s := []Sample{anim(0, checkbox), anim(1, checkbox), anim(2, checkbox), anim(3, checkbox), ok(4, checkbox), ok(5, checkbox)}
+	v, f, i := feed(t, s, at(100))
+	if v != Act || i != 5 {
+		t.Fatalf("got %v %v at %d, want Act at sample 5 (a frame after the last animating one)", v, f, i)
+	}
+	if v, f := Decide(s[:5], at(4), at(100)); v != Wait || f != FailCovered {
+		t.Fatalf("the first frame without the animation: %v %v, want Wait covered", v, f)
+	}
+}
+
+// An animation that never ends (one restarted every few frames) holds the
+// press only for cover_animation_frames: a press is never refused for it.
+func TestDecideAnimationWaitIsBounded(t *testing.T) {
+	var s []Sample
+	for i := 0; i <= limits.CoverAnimationFramesMax+1; i++ {
+		s = append(s, anim(i, checkbox))
+	}
+	v, _, i := feed(t, s, at(1000))
+	if v != Act || s[i].Frame != limits.CoverAnimationFramesMax {
+		t.Fatalf("got %v at frame %d, want Act at frame %d", v, s[max(i, 0)].Frame, limits.CoverAnimationFramesMax)
+	}
+}
+
+// At the deadline, an animation still over the point is named a cover.
+func TestDecideAnimationAtTheDeadline(t *testing.T) {
+	s := []Sample{anim(0, checkbox), anim(1, checkbox)}
+	if v, f := Decide(s, at(1), at(1)); v != Refuse || f != FailCovered {
+		t.Fatalf("got %v %v, want Refuse covered", v, f)
 	}
 }

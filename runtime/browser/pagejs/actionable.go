@@ -26,6 +26,7 @@ type actSample struct {
 	Visible   bool   `json:"vis"`
 	Enabled   bool   `json:"en"`
 	Hit       bool   `json:"hit"`
+	Anim      bool   `json:"anim"` // an animation over the point is still running (animatingOver)
 	CoverRole string `json:"coverRole"`
 	CoverName string `json:"coverName"`
 	BoxPtr    *Box   `json:"box"`
@@ -114,7 +115,7 @@ func AwaitAllActionable(ctx context.Context, w *World, ids []int, opt LocateOpti
 			for j, s := range looks {
 				k.scrolled = k.scrolled || s.Scrolled
 				k.last = s
-				k.hist = append(k.hist, actionable.Sample{Frame: frame + j, Attached: true, Visible: s.Visible, Enabled: s.Enabled, Hit: s.Hit,
+				k.hist = append(k.hist, actionable.Sample{Frame: frame + j, Attached: true, Visible: s.Visible, Enabled: s.Enabled, Hit: s.Hit, Animating: s.Anim,
 					Box: actionable.Box{X: s.Box.X, Y: s.Box.Y, Width: s.Box.Width, Height: s.Box.Height}})
 				if len(k.hist) > limits.ActionableSamplesMax {
 					k.hist = k.hist[len(k.hist)-limits.ActionableSamplesMax:]

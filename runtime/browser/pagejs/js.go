@@ -24,10 +24,10 @@ var jsOrder = []string{
 // jsLimits are the page code's limits, from spec/, declared ahead of its
 // files so the page code types none of them.
 var jsLimits = fmt.Sprintf("const MAX_DEPTH = %d, ANCESTOR_STEPS = %d, COVER_STEPS = %d, SHADOW_STEPS = %d, FRAME_STEPS = %d,\n"+
-	"  ERROR_CHARS = %d, SWEEP_EVERY = %d, ARTICLE_MIN_CHARS = %d, PARA_MIN_CHARS = %d;\n",
+	"  ERROR_CHARS = %d, SWEEP_EVERY = %d, ARTICLE_MIN_CHARS = %d, PARA_MIN_CHARS = %d, COVER_ANIMATION_MS = %d, COVER_ANIMATION_NODES = %d;\n",
 	limits.PageDomDepthMax, limits.PageAncestorStepsMax, limits.PageCoverStepsMax, limits.PageShadowStepsMax,
 	limits.PageFrameStepsMax, limits.PageErrorCharsMax, limits.RegistrySweepMax, limits.ArticleMinCharsMax,
-	limits.ParagraphMinCharsMax)
+	limits.ParagraphMinCharsMax, limits.CoverAnimationMs, limits.CoverAnimationNodes)
 
 // credDecl is spec/credentials.cue's table and its bounds, declared ahead
 // of cred.js (in the page code and in CredentialFunction alike).

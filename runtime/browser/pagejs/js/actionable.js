@@ -52,6 +52,7 @@ function actSample(a) {
   s.hit = true;
   s.x = p.x;
   s.y = p.y;
+  if (!a.allowObscured && animatingOver(el, p)) s.anim = true;
   // What a locate answers, read only once the target can take the action.
   if (s.en) {
     const tag = el.localName;
@@ -70,6 +71,38 @@ function actSample(a) {
     if (ent) s.enter = ent;
   }
   return s;
+}
+
+// animatingOver: a finite animation, ending within COVER_ANIMATION_MS, runs on
+// an element that is neither el's ancestor nor inside it and whose box holds
+// the top-viewport point p. A popup closing over el (Shoelace's listbox) is
+// hit-tested again, at full size, for a frame after its hide animation ends
+// and before its finish handler hides it, so a press checked just before
+// lands on it. Animations in shadow roots count: document.getAnimations leaves
+// them out, so every open root of el's document is asked (at most
+// COVER_ANIMATION_NODES elements visited to find them).
+function animatingOver(el, p) {
+  const doc = el.ownerDocument;
+  const roots = [doc];
+  let n = 0;
+  for (let i = 0; i < roots.length && n < COVER_ANIMATION_NODES; i++) {
+    const w = doc.createTreeWalker(roots[i], NodeFilter.SHOW_ELEMENT);
+    for (let e = w.nextNode(); e && n < COVER_ANIMATION_NODES; e = w.nextNode()) {
+      n++;
+      if (e.shadowRoot) roots.push(e.shadowRoot);
+    }
+  }
+  for (const r of roots) {
+    for (const an of r.getAnimations()) {
+      const t = an.effect && an.effect.target;
+      if (an.playState !== 'running' || !t || t.nodeType !== 1 || containsDeep(el, t) || containsDeep(t, el)) continue;
+      const ct = an.effect.getComputedTiming();
+      if (!isFinite(ct.endTime) || ct.endTime - (ct.localTime || 0) > COVER_ANIMATION_MS) continue;
+      const b = boxOf(t);
+      if (p.x >= b.x && p.x < b.x + b.width && p.y >= b.y && p.y < b.y + b.height) return true;
+    }
+  }
+  return false;
 }
 
 // pointSample: the element at a top-viewport point and its box, for a view
