@@ -98,11 +98,32 @@ function animatingOver(el, p) {
       if (an.playState !== 'running' || !t || t.nodeType !== 1 || containsDeep(el, t) || containsDeep(t, el)) continue;
       const ct = an.effect.getComputedTiming();
       if (!isFinite(ct.endTime) || ct.endTime - (ct.localTime || 0) > COVER_ANIMATION_MS) continue;
-      const b = boxOf(t);
-      if (p.x >= b.x && p.x < b.x + b.width && p.y >= b.y && p.y < b.y + b.height) return true;
+      if (holds(boxOf(t), p) || holds(untransformedBox(t), p)) return true;
     }
   }
   return false;
+}
+
+function holds(b, p) {
+  return !!b && p.x >= b.x && p.x < b.x + b.width && p.y >= b.y && p.y < b.y + b.height;
+}
+
+// untransformedBox: el's layout box without its transforms (offset* ignore
+// them), in top-viewport CSS pixels. An element scaling out is drawn smaller
+// than the box it comes back to when its animation ends (Shoelace's popup
+// scales to 0.9 as it hides, clearing a checkbox at its edge, then covers it
+// again at full size for a frame): both boxes count.
+function untransformedBox(el) {
+  if (!(el instanceof HTMLElement)) return null;
+  let x = el.offsetLeft, y = el.offsetTop;
+  const op = el.offsetParent;
+  if (op) {
+    const r = op.getBoundingClientRect();
+    x += r.left + op.clientLeft;
+    y += r.top + op.clientTop;
+  }
+  const o = frameOffset(el);
+  return { x: x + o.x, y: y + o.y, width: el.offsetWidth, height: el.offsetHeight };
 }
 
 // pointSample: the element at a top-viewport point and its box, for a view
