@@ -113,3 +113,11 @@ func Download(d *surface.Download, name string) string {
 	}
 	return s
 }
+
+// FramesWithheldForSecret notes that n frames were left out of a replay:
+// they were of a page that showed (or may have shown) what the user typed
+// into a credential field, which a picture cannot mask.
+func FramesWithheldForSecret(n int) string {
+	return fmt.Sprintf("%s left out of the replay: %s show what the user typed into a credential field.",
+		Plural(n, "frame was", "frames were"), map[bool]string{true: "it may", false: "they may"}[n == 1])
+}

@@ -45,6 +45,8 @@ type Recorder interface {
 	Stop(ctx context.Context, reason string)
 	Discard()
 	Encode(maxBytes int) (recorder.GIF, error)
+	// Keep erases a stopped recording's frames whose tag keep refuses.
+	Keep(keep func(tag, prev uint64) bool) (dropped int)
 	Page() *rod.Page // the recorded page
 }
 

@@ -55,6 +55,8 @@ func (f *fake) Encode(maxBytes int) (recorder.GIF, error) {
 	return recorder.GIF{Data: []byte("GIF89a")}, nil
 }
 
+func (f *fake) Keep(func(uint64, uint64) bool) int { return 0 }
+
 func (f *fake) Page() *rod.Page { return f.page }
 
 func in(state string) *fake { return &fake{state: state} }

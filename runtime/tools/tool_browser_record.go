@@ -116,7 +116,7 @@ func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs)
 		// kept: a card number or a code shows in plain sight (credheld.go).
 		session, handle := s.ws.ID(), t.Handle()
 		held := func() bool { return s.h.person.Held(session, handle, t.Generation()) }
-		if rec, err = recorder.Start(ctx, page, recordings.Limits, held); err != nil {
+		if rec, err = recorder.StartTagged(ctx, page, recordings.Limits, held, s.secretFrames(t)); err != nil {
 			return refusal.For(err, surface.TimeoutMsDefault)
 		}
 		return nil
@@ -140,9 +140,13 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 		rec.R.Stop(ctx, recorder.StopSaved)
 		stopped = true
 	}
+	dropped := s.dropSecretFrames(ctx, rec)
 	g, err := rec.R.Encode(surface.ImageBytesMax)
 	if err != nil {
 		st := rec.R.Status()
+		if dropped > 0 && err == recorder.ErrUnavailable && recordings.Live(st.State) {
+			return nil, outcome.Refused(secretFramesRefusal(rec.Tab))
+		}
 		if err == recorder.ErrTooLarge {
 			return nil, outcome.Refused(&surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Rule: surface.RuleMaximum,
 				Limit: strconv.Itoa(surface.ImageBytesMax), Message: language.MsgReplayTooBig})
@@ -151,6 +155,9 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 			return nil, outcome.Refused(unavailable(rec.Handle, st.State))
 		}
 		return nil, outcome.Refused(&surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Message: language.MsgRecordingEmpty})
+	}
+	if dropped > 0 {
+		pipeline.FromContext(ctx).Note(language.FramesWithheldForSecret(dropped))
 	}
 	fillStatus(f, rec.R.Status())
 	f.DurationMs = int(g.Duration.Milliseconds())

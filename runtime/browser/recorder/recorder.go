@@ -51,9 +51,16 @@ type Limits struct {
 // one-time code renders in plain sight). nil keeps every frame.
 type Withheld func() bool
 
+// Tag stamps each frame as it arrives with what its owner needs to judge it
+// once more before it leaves (Keep): a typed secret the page may show later
+// is only known to be on screen once the page is read. nil stamps 0.
+type Tag func() uint64
+
 type frame struct {
 	data []byte // JPEG as Chromium sent it
 	at   time.Time
+	tag  uint64
+	prev uint64 // the tag of the frame that arrived before it (0 first)
 }
 
 // Recorder holds one page's screencast frames.
@@ -61,6 +68,7 @@ type Recorder struct {
 	page *rod.Page
 	lim  Limits
 	held Withheld
+	tag  Tag
 	gap  time.Duration // minimum spacing of kept frames; doubles when full
 	stop context.CancelFunc
 	done chan struct{}
@@ -70,6 +78,7 @@ type Recorder struct {
 	frames     []frame
 	pending    *frame // newest frame not yet kept (it arrived inside gap)
 	captured   int
+	lastTag    uint64 // the tag of the newest frame that arrived
 	started    time.Time
 	stopped    time.Time
 	stopReason string
@@ -80,10 +89,18 @@ type Recorder struct {
 // Start begins a screencast of page. The subscription lives under the
 // page's own context; ctx bounds only the setup calls.
 func Start(ctx context.Context, page *rod.Page, lim Limits, held Withheld) (*Recorder, error) {
+	return StartTagged(ctx, page, lim, held, nil)
+}
+
+// StartTagged is Start with each frame stamped by tag.
+func StartTagged(ctx context.Context, page *rod.Page, lim Limits, held Withheld, tag Tag) (*Recorder, error) {
 	if lim.MaxFrames < 2 {
 		lim.MaxFrames = 2
 	}
-	r := &Recorder{page: page, lim: lim, held: held, state: StateRecording, done: make(chan struct{}), started: time.Now()}
+	r := &Recorder{page: page, lim: lim, held: held, tag: tag, state: StateRecording, done: make(chan struct{}), started: time.Now()}
+	// The screencast paints its first frame after it starts: what the owner
+	// stamps now is what came before it.
+	r.lastTag = r.stamp()
 	// Sample so that a recording of the longest duration just fits the
 	// frame bound; the GIF cannot show delays below 10 ms anyway.
 	r.gap = lim.MaxDuration / time.Duration(lim.MaxFrames)
@@ -131,13 +148,16 @@ func (r *Recorder) add(data []byte) {
 	if r.withheld() {
 		return // the frame is dropped as it arrives: never kept, never encoded
 	}
+	tag := r.stamp()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.state != StateRecording {
 		return
 	}
 	r.captured++
-	r.keep(frame{data: data, at: now})
+	prev := r.lastTag
+	r.lastTag = tag
+	r.keep(frame{data: data, at: now, tag: tag, prev: prev})
 }
 
 func (r *Recorder) keep(f frame) {
@@ -179,10 +199,12 @@ func (r *Recorder) Stop(ctx context.Context, reason string) {
 	if r.withheld() {
 		// no final frame of a page holding the person's credential
 	} else if final, err := r.finalFrame(ctx); err == nil {
+		tag := r.stamp()
 		r.mu.Lock()
 		if r.state == StateRecording {
 			r.captured++
-			r.keep(frame{data: final, at: time.Now()})
+			// Taken now, not sent ahead: it shows what its tag says.
+			r.keep(frame{data: final, at: time.Now(), tag: tag, prev: tag})
 		}
 		r.mu.Unlock()
 	}
@@ -215,6 +237,39 @@ func (r *Recorder) finish(reason string) {
 
 // withheld asks Withheld outside r.mu (it takes its owner's locks).
 func (r *Recorder) withheld() bool { return r.held != nil && r.held() }
+
+// stamp asks Tag outside r.mu, as withheld does.
+func (r *Recorder) stamp() uint64 {
+	if r.tag == nil {
+		return 0
+	}
+	return r.tag()
+}
+
+// Keep erases, for good, the stopped recording's frames keep refuses, and
+// reports how many went. keep sees each frame's tag and the tag of the frame
+// that arrived before it: a screencast frame is painted before it is stamped,
+// so the first frame after the owner's state changed may still show the
+// state before. A recording still running keeps everything (its owner stops
+// it first).
+func (r *Recorder) Keep(keep func(tag, prev uint64) bool) (dropped int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state != StateStopped {
+		return 0
+	}
+	kept := r.frames[:0]
+	for _, f := range r.frames {
+		if keep(f.tag, f.prev) {
+			kept = append(kept, f)
+		} else {
+			dropped++
+		}
+	}
+	clear(r.frames[len(kept):])
+	r.frames = kept
+	return dropped
+}
 
 // finalFrame captures the viewport now as a JPEG no larger than the
 // screencast's frames: a page that does not repaint sends no frame.

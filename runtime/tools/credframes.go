@@ -1,0 +1,60 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/ghostlight-dev/ghostlight/generated/surface"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser"
+	"github.com/ghostlight-dev/ghostlight/runtime/browser/recorder"
+	"github.com/ghostlight-dev/ghostlight/runtime/language"
+	"github.com/ghostlight-dev/ghostlight/runtime/recordings"
+)
+
+// A replay is pictures, and a picture cannot be masked. Frames of a
+// document the person typed a credential into are dropped as they arrive
+// (credheld.go); but a later page may show it again (a receipt repeating
+// the card number). So, in a session where the person typed one, every
+// frame is stamped with its document, and the save keeps only frames of
+// the document on screen at the save, and only when that page's text does
+// not show the secret then (secretShown). Frames stamped before the person
+// typed anything stay: nothing of theirs was on screen yet.
+
+// secretFrames stamps a frame of t: 0 while the session's person has typed
+// nothing, else the tab's document generation plus one.
+func (s *session) secretFrames(t *browser.Tab) recorder.Tag {
+	session := s.ws.ID()
+	return func() uint64 {
+		if s.h.person.Masker(session) == nil {
+			return 0
+		}
+		return uint64(t.Generation()) + 1
+	}
+}
+
+// dropSecretFrames erases the stopped recording's frames that may show
+// what the person typed, and reports how many went. A frame is kept when it
+// was stamped before the person typed, or when it is of the document on
+// screen now, that document does not show a secret, and the frame before it
+// was of the same document (a screencast frame is painted before it is
+// stamped: the first after a navigation may still show the page before).
+func (s *session) dropSecretFrames(ctx context.Context, rec *recordings.Entry) int {
+	if s.h.person.Masker(s.ws.ID()) == nil {
+		return 0
+	}
+	t := rec.Tab
+	now := uint64(t.Generation()) + 1
+	shown := true // a page that cannot be read keeps no frame of its own
+	_ = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
+		now = uint64(t.Generation()) + 1
+		shown = s.secretShown(ctx, t) != nil
+		return nil
+	})
+	return rec.R.Keep(func(tag, prev uint64) bool {
+		return tag == 0 || tag == now && prev == now && !shown
+	})
+}
+
+// secretFramesRefusal is a save's refusal when every frame went.
+func secretFramesRefusal(t *browser.Tab) *surface.Refusal {
+	return &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Tab: t.Handle(), Message: language.MsgSecretShown}
+}
