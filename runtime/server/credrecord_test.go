@@ -34,6 +34,26 @@ func TestReplayNeverShowsTheSecret(t *testing.T) {
 			t.Fatalf("navigate: %s", r.JSON)
 		}
 	}
+	// frames waits until the recording has captured n more frames (the
+	// page repaints each frame), rather than for a time.
+	frames := func(rec string, n int) {
+		t.Helper()
+		base := -1
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			var f surface.BrowserRecordFacts
+			r := h.call("browser_record", `{"action":"status","recording":"`+rec+`"}`)
+			if err := json.Unmarshal(r.Envelope.Facts, &f); err != nil {
+				t.Fatalf("status: %s", r.JSON)
+			}
+			if base < 0 {
+				base = f.FramesCaptured
+			}
+			if f.FramesCaptured >= base+n {
+				return
+			}
+		}
+		t.Fatalf("%s captured fewer than %d frames in 20 s", rec, n)
+	}
 	start := func() string {
 		t.Helper()
 		r := h.call("browser_record", `{"tab":"`+h.tab+`","action":"start"}`)
@@ -41,7 +61,7 @@ func TestReplayNeverShowsTheSecret(t *testing.T) {
 		if err := json.Unmarshal(r.Envelope.Facts, &f); err != nil || f.Recording == "" {
 			t.Fatalf("start: %s", r.JSON)
 		}
-		time.Sleep(400 * time.Millisecond) // frames arrive meanwhile (the page repaints each frame)
+		frames(f.Recording, 2)
 		return f.Recording
 	}
 	save := func(rec string) (surface.BrowserRecordFacts, bool, string) {
@@ -59,7 +79,7 @@ func TestReplayNeverShowsTheSecret(t *testing.T) {
 
 	rec := start() // on the receipt
 	nav(plain)
-	time.Sleep(400 * time.Millisecond)
+	frames(rec, 3)
 	f, got, r := save(rec)
 	if !got || f.FramesKept == 0 || f.FramesKept >= f.FramesCaptured || !strings.Contains(r, "left out of the replay") {
 		t.Fatalf("a replay that moved on to a page without the number: want only that page's frames: %s", r)
