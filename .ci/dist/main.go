@@ -72,6 +72,10 @@ func run(out, version, commit string, list []string, npm bool) error {
 	if err != nil {
 		return err
 	}
+	license, err := os.ReadFile("LICENSE")
+	if err != nil {
+		return err
+	}
 	var sums []string
 	for _, t := range list {
 		goos, goarch, ok := strings.Cut(strings.TrimSpace(t), "/")
@@ -102,7 +106,7 @@ func run(out, version, commit string, list []string, npm bool) error {
 			fmt.Printf("npm/%s\t%s\n", name, npmVersion(version))
 		}
 		base := "ghostlight_" + strings.TrimPrefix(version, "v") + "_" + goos + "_" + goarch
-		files := []entry{{base + "/" + exe, exeBytes, 0o755}, {base + "/README.md", readme, 0o644}}
+		files := []entry{{base + "/" + exe, exeBytes, 0o755}, {base + "/README.md", readme, 0o644}, {base + "/LICENSE", license, 0o644}}
 		var archive []byte
 		name := base + ".tar.gz"
 		if goos == "windows" {

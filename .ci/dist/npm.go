@@ -130,12 +130,16 @@ func writePlatformPackage(out, goos, goarch, version string, exe []byte) (string
 		{"description", fmt.Sprintf("The Ghostlight MCP server binary for %s %s; installed by %s, run with npx %s serve.", nodeOS, nodeCPU, launcherName, launcherName)},
 		{"repository", repository()},
 		{"homepage", repoURL},
+		{"license", licenseID},
 		{"os", []string{nodeOS}},
 		{"cpu", []string{nodeCPU}},
 		{"files", []string{"bin/" + exeName}},
 		{"preferUnplugged", true},
 	}
 	if err := writeJSON(filepath.Join(dir, "package.json"), pkg); err != nil {
+		return "", err
+	}
+	if err := copyLicense(dir); err != nil {
 		return "", err
 	}
 	readme := fmt.Sprintf("# %s\n\nThe [Ghostlight](%s) MCP server binary for %s %s. Do not install it yourself:\n"+
@@ -178,12 +182,16 @@ func writeLauncher(out, version string) error {
 		{"keywords", []string{"mcp", "model-context-protocol", "browser", "chromium"}},
 		{"repository", repository()},
 		{"homepage", repoURL},
+		{"license", licenseID},
 		{"bin", orderedMap{{launcherName, "bin/" + launcherName + ".js"}}},
 		{"files", []string{"bin/" + launcherName + ".js"}},
 		{"engines", orderedMap{{"node", ">=18"}}},
 		{"optionalDependencies", optional},
 	}
 	if err := writeJSON(filepath.Join(dir, "package.json"), pkg); err != nil {
+		return err
+	}
+	if err := copyLicense(dir); err != nil {
 		return err
 	}
 	readme := "# " + launcherName + "\n\n" +
@@ -221,4 +229,18 @@ func writeServerJSON(out, version string) error {
 		return fmt.Errorf("server.json: no npm package %q", launcherName)
 	}
 	return writeJSON(filepath.Join(out, "server.json"), entry)
+}
+
+// licenseID is the repository's LICENSE as an SPDX identifier
+// (docs/decisions/license.md).
+const licenseID = "Apache-2.0"
+
+// copyLicense puts the repository's LICENSE in a package directory: npm
+// packs it whatever "files" says.
+func copyLicense(dir string) error {
+	b, err := os.ReadFile("LICENSE")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "LICENSE"), b, 0o644)
 }

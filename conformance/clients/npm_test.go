@@ -60,8 +60,8 @@ func TestNPMPackage(t *testing.T) {
 	}
 
 	var launcher struct {
-		Name, Version, MCPName string
-		Optional               map[string]string `json:"optionalDependencies"`
+		Name, Version, MCPName, License string
+		Optional                        map[string]string `json:"optionalDependencies"`
 	}
 	readJSON(t, filepath.Join(dist, "npm", "ghostlight-mcp", "package.json"), &launcher)
 	var entry struct {
@@ -71,7 +71,7 @@ func TestNPMPackage(t *testing.T) {
 	readJSON(t, filepath.Join(dist, "server.json"), &entry)
 	if launcher.Version != "0.0.0-npm" || len(launcher.Optional) != 5 || launcher.MCPName != entry.Name ||
 		entry.Version != launcher.Version || len(entry.Packages) != 1 || entry.Packages[0].Identifier != launcher.Name ||
-		entry.Packages[0].Version != launcher.Version {
+		entry.Packages[0].Version != launcher.Version || launcher.License != "Apache-2.0" {
 		t.Fatalf("launcher %+v and registry entry %+v disagree", launcher, entry)
 	}
 
@@ -83,6 +83,11 @@ func TestNPMPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	run(scratch, 2*time.Minute, "npm", append([]string{"install", "--offline", "--no-audit", "--no-fund", "--loglevel=error"}, tgz...)...)
+	for _, p := range pkgs { // each installed package carries the terms it is under
+		if _, err := os.Stat(filepath.Join(scratch, "node_modules", filepath.Base(p), "LICENSE")); err != nil {
+			t.Fatalf("the installed %s has no LICENSE: %v", filepath.Base(p), err)
+		}
+	}
 	if out := run(scratch, time.Minute, "npx", "--offline", "ghostlight-mcp", "version"); !strings.HasPrefix(string(out), "ghostlight "+version+"\n") {
 		t.Fatalf("npx ghostlight-mcp version: %q", out)
 	}
