@@ -4,6 +4,18 @@ package limits
 
 // Tuning values: Ghostlight's own waits, polls, buffers, retries and memory, which may change without changing what a client sees. Each is <Name>; its <Name>Max (or Min) is the same number under the older name, not a maximum a caller may pass.
 
+// AbortedLoadMs (tuning): Longest Ghostlight keeps asking whether a page has loaded after the host boundary aborted a navigation the page started while it was still loading. (ms)
+const (
+	AbortedLoadMs    = 30000
+	AbortedLoadMsMax = AbortedLoadMs
+)
+
+// AbortedLoadPollMs (tuning): How soon Ghostlight asks again whether a page has loaded after the host boundary aborted a navigation the page started while it was still loading (Chromium then sends that page no load event). (ms)
+const (
+	AbortedLoadPollMs    = 50
+	AbortedLoadPollMsMax = AbortedLoadPollMs
+)
+
 // ActionableFrameWaitMs (tuning): Longest wait for one animation frame between two samples of a target (frames may not run). (ms)
 const (
 	ActionableFrameWaitMs    = 100

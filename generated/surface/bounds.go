@@ -210,6 +210,10 @@ const (
 
 // Tuning values.
 const (
+	AbortedLoadMs              = limits.AbortedLoadMs
+	AbortedLoadMsMax           = limits.AbortedLoadMsMax
+	AbortedLoadPollMs          = limits.AbortedLoadPollMs
+	AbortedLoadPollMsMax       = limits.AbortedLoadPollMsMax
 	ActionableFrameWaitMs      = limits.ActionableFrameWaitMs
 	ActionableFrameWaitMsMax   = limits.ActionableFrameWaitMsMax
 	ActionableReserveMs        = limits.ActionableReserveMs

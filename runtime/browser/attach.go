@@ -458,6 +458,11 @@ func (c *conn) onPaused(g *guard, params json.RawMessage) {
 			return
 		}
 		_, _ = c.rod.Call(ctx, session, "Fetch.failRequest", map[string]any{"requestId": e.RequestID, "errorReason": reason})
+		if rec.Kind == RequestNavigation && popup == nil {
+			if _, bd, _ := c.ownerOf(g); bd != nil {
+				bd.followAbortedLoad(c.ctx) // abortedload.go
+			}
+		}
 		if popup != nil {
 			_, _ = proto.TargetCloseTarget{TargetID: g.root().target}.Call(c.call(ctx, ""))
 		}

@@ -68,8 +68,10 @@ type binding struct {
 	// lastBlock is the latest (boundary.go).
 	blocks    uint64
 	lastBlock Blocked
-	zoom      int     // applied zoom percent; 0 means none applied
-	baseDPR   float64 // device pixel ratio without zoom emulation, once measured
+	// followingLoad: a followAbortedLoad runs (abortedload.go).
+	followingLoad bool
+	zoom          int     // applied zoom percent; 0 means none applied
+	baseDPR       float64 // device pixel ratio without zoom emulation, once measured
 
 	// adopted: bound to a tab that was open before (adoptUnbound). In a browser the
 	// person runs, such a tab is theirs: a session's end lets go of it, never closes it.
