@@ -41,8 +41,9 @@ type operatorServer struct {
 }
 
 // startOperatorServer serves --surface all over HTTP. Its one policy layer
-// denies localhost, so the denied-host scenario has a host to be refused
-// (the sandbox itself is addressed as 127.0.0.1).
+// denies 127.0.0.2, so the denied-host scenario has a host to be refused
+// (the sandbox itself is addressed as 127.0.0.1; localhost would be denied
+// with it, being the same loopback).
 func startOperatorServer(t *testing.T) *operatorServer {
 	t.Helper()
 	sb, err := operatorsandbox.Start()
@@ -51,7 +52,7 @@ func startOperatorServer(t *testing.T) *operatorServer {
 	}
 	t.Cleanup(sb.Close)
 	ws := filepath.Join(shortTempDir(t), "policy.cue")
-	writeLayer(t, ws, "hosts: deny: [\"localhost\"]\n")
+	writeLayer(t, ws, "hosts: deny: [\"127.0.0.2\"]\n")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -420,7 +421,7 @@ func TestLiveOperatorSemantics(t *testing.T) {
 	})
 	t.Run("denied host", func(t *testing.T) {
 		sc := s.reset(t)
-		got := sc.verb("operator_navigate", map[string]any{"surface_id": sc.surface, "url": "http://localhost:" + s.sandbox.Port() + "/"})
+		got := sc.verb("operator_navigate", map[string]any{"surface_id": sc.surface, "url": "http://127.0.0.2:" + s.sandbox.Port() + "/"})
 		refusal(t, got, "host_denied")
 		if got["_isError"] != true || got["changed"] != false || got["blocked_by"] != "host_denied" {
 			t.Errorf("denied host: %v", got)

@@ -161,7 +161,7 @@ var PolicySettings = []PolicySetting{{
 	Pointer: "/hosts/allow",
 	Type:    "array",
 }, {
-	Doc:     "Host patterns no call may reach, whatever any allow list says. Every layer's denials apply; a lower layer may not allow a host a higher layer denies.",
+	Doc:     "Host patterns no call may reach, whatever any allow list says. Every layer's denials apply; a lower layer may not allow a host a higher layer denies. `localhost` (or `*.localhost`) is this machine's loopback: it denies `127.0.0.1`, `127.1`, `[::1]` and every `*.localhost` name too (one name under it, `app.localhost`, denies that name only). `0.0.0.0` and `[::]` connect to loopback, so a denied loopback address denies them.",
 	Key:     "hosts.deny",
 	Narrow:  "adds",
 	Pointer: "/hosts/deny",
@@ -596,7 +596,7 @@ func (o *PolicyCapabilities) decode(d []byte, p *support.Path, extra string) *su
 // PolicyHosts: Which hosts calls may reach (the permanent ceiling allows http and https only).
 type PolicyHosts struct {
 	Allow     []string              `json:"allow,omitzero"`     // Host patterns calls may reach: an exact host (`example.com`, any port), `*.example.com` (subdomains only), an IP address in any spelling (`127.0.0.1`, `::1`, `[::1]`), or any of these with `:port`. Hosts are compared in canonical form. Absent: every host. Each pattern of a lower layer must lie within a pattern of every higher layer's list.
-	Deny      []string              `json:"deny,omitzero"`      // Host patterns no call may reach, whatever any allow list says. Every layer's denials apply; a lower layer may not allow a host a higher layer denies.
+	Deny      []string              `json:"deny,omitzero"`      // Host patterns no call may reach, whatever any allow list says. Every layer's denials apply; a lower layer may not allow a host a higher layer denies. `localhost` (or `*.localhost`) is this machine's loopback: it denies `127.0.0.1`, `127.1`, `[::1]` and every `*.localhost` name too (one name under it, `app.localhost`, denies that name only). `0.0.0.0` and `[::]` connect to loopback, so a denied loopback address denies them.
 	Addresses *PolicyHostsAddresses `json:"addresses,omitzero"` // Addresses no connection may reach once its host is resolved, whatever name led there: CIDRs (`10.0.0.0/8`), addresses, or presets (`private`, `link-local`, `metadata`, `loopback`). An IP address in any layer's `deny` is denied here too. Every layer's entries apply.
 	Requests  string                `json:"requests,omitzero"`  // Which requests the host rules govern: `navigation` (top-level documents, frames, redirects and popups) or `all` (every request a page makes, WebSockets, beacons and workers included). `all` is narrower.
 }

@@ -9,7 +9,13 @@ package governance
 // Two sources deny an address: every layer's hosts.addresses.deny (CIDRs,
 // addresses, presets from spec/address_presets.cue), and every IP address
 // in any layer's hosts.deny (so `deny: ["127.0.0.2"]` also stops a name
-// that resolves to 127.0.0.2). Allow lists name hosts, not addresses: an
+// that resolves to 127.0.0.2). `localhost` (or `*.localhost`) in hosts.deny
+// is this machine's loopback, so it denies the loopback addresses too: the
+// browser resolves localhost and every *.localhost name there without
+// asking DNS (RFC 6761), and 127.1 or 0.0.0.0 reach the same sockets. One
+// name under it (`app.localhost`) is a name only: other local apps stay. The unspecified addresses
+// (0.0.0.0, ::) are checked as the loopback address a connection to them
+// reaches. Allow lists name hosts, not addresses: an
 // allowed name is not refused for the address it resolves to unless a
 // denial covers that address.
 
@@ -87,6 +93,11 @@ func (a *Authority) admitAddr(ip netip.Addr, port string) *surface.Refusal {
 		return &surface.Refusal{Reason: surface.ReasonHostDenied, Layer: surface.PolicyLayerCeiling, Message: "that is not an address a connection can reach"}
 	}
 	c := fromAddr(ip)
+	if c.addr.IsUnspecified() {
+		// 0.0.0.0 and :: are this machine's loopback to a connect (Linux,
+		// macOS): checked as the address the connection reaches.
+		c = fromAddr(loopbackOf(c.addr))
+	}
 	ip = c.addr
 	deny := func(l Layer, why string) *surface.Refusal {
 		return &surface.Refusal{Reason: surface.ReasonHostDenied, Host: c.name, Layer: l.Name, Message: "the " + l.Name + " layer denies " + c.name + " (" + why + ")"}
@@ -109,10 +120,11 @@ layers:
 				}
 				continue layers
 			}
-			if d.p.wild || d.p.kind == hostDomain || d.p.port != "" && d.p.port != port {
+			if d.p.port != "" && d.p.port != port {
 				continue
 			}
-			if d.p.host == c.name {
+			local := d.p.kind == hostDomain && d.p.host == "localhost" // localhost, *.localhost
+			if local && ip.IsLoopback() || !d.p.wild && d.p.kind != hostDomain && d.p.host == c.name {
 				if r := a.refuse(l, deny(l, "hosts.deny: "+d.as)); r != nil {
 					return r
 				}
@@ -121,4 +133,18 @@ layers:
 		}
 	}
 	return nil
+}
+
+// loopbackOf is the address a connection to an unspecified address reaches.
+func loopbackOf(a netip.Addr) netip.Addr {
+	if a.Is4() {
+		return netip.AddrFrom4([4]byte{127, 0, 0, 1})
+	}
+	return netip.IPv6Loopback()
+}
+
+// isLocalhost reports whether a canonical domain is localhost or a name
+// under it, which resolve to loopback without DNS (RFC 6761).
+func isLocalhost(name string) bool {
+	return name == "localhost" || strings.HasSuffix(name, ".localhost")
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"sort"
 	"strings"
 
@@ -260,6 +261,13 @@ layers:
 	}
 	if c.kind != hostDomain {
 		return a.admitAddr(c.addr, port)
+	}
+	if isLocalhost(c.name) { // loopback without DNS: no resolution will check it later
+		r := a.admitAddr(netip.AddrFrom4([4]byte{127, 0, 0, 1}), port)
+		if r != nil {
+			r.Host = c.name
+		}
+		return r
 	}
 	return nil
 }

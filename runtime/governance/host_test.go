@@ -349,3 +349,51 @@ func TestCheckRestrictHosts(t *testing.T) {
 		t.Fatalf("refused %+v", r)
 	}
 }
+
+// TestLoopbackSpellingsMeetLoopbackDenials: 0.0.0.0 and :: connect to this
+// machine's loopback, and localhost (with every *.localhost name) is that
+// loopback without DNS, so a denial of a loopback address or of localhost
+// holds against each of them, up front and at the proxy's address check;
+// an address elsewhere is not caught by it.
+func TestLoopbackSpellingsMeetLoopbackDenials(t *testing.T) {
+	ip := New("auto", "org", Layer{Name: "user", Caps: AllCaps, DenyHosts: []string{"127.0.0.1", "[::1]"}})
+	for _, u := range []string{"http://0.0.0.0:8080/", "http://0/", "http://0x0:81/", "http://[::]:9/", "http://[::ffff:0.0.0.0]/", "http://localhost:8080/", "http://a.b.localhost/", "http://127.1/"} {
+		if r := ip.AdmitURL(u); r == nil || r.Layer != "user" {
+			t.Errorf("deny 127.0.0.1: AdmitURL(%s) = %+v", u, r)
+		}
+	}
+	for _, a := range []string{"0.0.0.0", "::", "::ffff:0.0.0.0"} {
+		if r := ip.AdmitAddrPort(netip.MustParseAddr(a), 80); r == nil {
+			t.Errorf("deny 127.0.0.1: AdmitAddrPort(%s) admitted", a)
+		}
+	}
+	local := New("auto", "org", Layer{Name: "user", Caps: AllCaps, DenyHosts: []string{"localhost"}})
+	for _, u := range []string{"http://localhost/", "http://LOCALHOST./", "http://x.localhost:3000/", "http://127.0.0.1/", "http://127.1:8080/", "http://127.0.0.2/", "http://0.0.0.0/", "http://[::1]/", "http://[::]/"} {
+		if r := local.AdmitURL(u); r == nil || r.Layer != "user" {
+			t.Errorf("deny localhost: AdmitURL(%s) = %+v", u, r)
+		}
+	}
+	if r := local.AdmitAddr(netip.MustParseAddr("127.5.6.7")); r == nil {
+		t.Error("deny localhost: 127.5.6.7 admitted")
+	}
+	port := New("auto", "org", Layer{Name: "user", Caps: AllCaps, DenyHosts: []string{"localhost:3000"}})
+	if port.AdmitURL("http://127.0.0.1:3000/") == nil || port.AdmitURL("http://127.0.0.1:3001/") != nil {
+		t.Error("deny localhost:3000 holds for that port only")
+	}
+	for _, u := range []string{"http://127.0.0.2/", "http://10.0.0.1/", "http://localhost.example/", "http://example.com/"} {
+		if r := ip.AdmitURL(u); r != nil {
+			t.Errorf("deny 127.0.0.1: AdmitURL(%s) = %+v, want admitted", u, r)
+		}
+	}
+	app := New("auto", "org", Layer{Name: "user", Caps: AllCaps, DenyHosts: []string{"app.localhost"}})
+	if app.AdmitURL("http://app.localhost:3000/") == nil || app.AdmitURL("http://web.localhost:3000/") != nil || app.AdmitURL("http://127.0.0.1:3000/") != nil {
+		t.Error("deny app.localhost denies that name only")
+	}
+	wild := New("auto", "org", Layer{Name: "user", Caps: AllCaps, DenyHosts: []string{"*.localhost"}})
+	if wild.AdmitURL("http://127.0.0.1/") == nil {
+		t.Error("deny *.localhost: 127.0.0.1 admitted")
+	}
+	if r := local.AdmitURL("http://localhost.example/"); r != nil {
+		t.Errorf("deny localhost: a name that only starts with it is refused: %+v", r)
+	}
+}

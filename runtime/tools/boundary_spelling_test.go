@@ -121,8 +121,8 @@ func TestBoundarySpellingsRefusedUpFront(t *testing.T) {
 
 // TestBoundarySpellingsFromPage: under hosts.requests "all", a page's
 // fetch, WebSocket and navigation to a denied host spelled as a mapped IPv6
-// address or a number, and a WebSocket to "localhost." under a denial of
-// "localhost", reach nothing: each target's listener accepts no
+// address or a number, and a WebSocket to "app.localhost." under a denial
+// of "app.localhost", reach nothing: each target's listener accepts no
 // connection. The page's fetch and WebSocket to an allowed listener are
 // the control (counted), and the page reports each attempt ended, so the
 // counts are read after every request was made.
@@ -159,14 +159,14 @@ get("http://[::ffff:7f00:2]:%s/f2", "f2");
 get("http://2130706434:%s/f3", "f3");
 sock("ws://[::ffff:127.0.0.2]:%s/w1", "w1");
 sock("ws://[::ffff:7f00:2]:%s/w2", "w2");
-sock("ws://localhost.:%s/w3", "w3");
+sock("ws://app.localhost.:%s/w3", "w3");
 get("http://127.0.0.1:%s/control", "c1");
 sock("ws://127.0.0.1:%s/control", "c2");
 </script><a href="http://[::ffff:7f00:2]:%s/nav" style="display:block;height:40px">Leave</a>
 <button onclick="location.href = 'http://[::ffff:127.0.0.2]:%s/nav2'">Go</button></body>`,
 		denied["f1"].port(), denied["f2"].port(), denied["f3"].port(), denied["w1"].port(), denied["w2"].port(), local4.port(), control.port(), control.port(), denied["nav"].port(), denied["nav2"].port())
 	s := newBoundarySite(t, map[string]string{"/spell": page}, nil)
-	h := workspaceHarness(t, "", `hosts: {deny: ["127.0.0.2", "localhost"], requests: "all"}`)
+	h := workspaceHarness(t, "", `hosts: {deny: ["127.0.0.2", "app.localhost"], requests: "all"}`)
 	h.must("browser_navigate", `{"url":`+quote(s.A+"/spell")+`,"timeout_ms":25000}`)
 	if r := h.call("browser_wait", `{"condition":"text_present","value":"all ended","timeout_ms":10000}`); r.Envelope.Status != surface.StatusSucceeded {
 		t.Fatalf("the page's requests did not all end: %s", r.JSON)
@@ -201,7 +201,7 @@ sock("ws://127.0.0.1:%s/control", "c2");
 		}
 	}
 	if local4.accepts.Load() != 0 || l6.accepts.Load() != 0 {
-		t.Errorf("ws://localhost./: the denied host saw %s (127.0.0.1), %s ([::1])", local4.saw(), l6.saw())
+		t.Errorf("ws://app.localhost./: the denied host saw %s (127.0.0.1), %s ([::1])", local4.saw(), l6.saw())
 	}
 	if control.accepts.Load() == 0 {
 		t.Fatalf("control: the allowed listener saw %s", control.saw())
