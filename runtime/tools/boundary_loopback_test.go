@@ -13,7 +13,7 @@ import (
 // *.localhost name is that loopback without DNS. So a denial of 127.0.0.1
 // holds against each of them, and a denial of localhost against 127.0.0.1,
 // 127.1 and 0.0.0.0: the model's navigate is refused up front, and a page's
-// own requests (hosts.requests "all") are stopped; the listener on
+// own requests and WebSockets (hosts.requests "all") are stopped; the listener on
 // 127.0.0.1 accepts no connection. The controls show 0.0.0.0 and localhost
 // reach that listener when nothing denies it (they did under these denials
 // before: 5 spellings each reached it).
@@ -45,10 +45,15 @@ func TestLoopbackSpellingsReachNothing(t *testing.T) {
 		l := newAcceptCounter(t, "127.0.0.1:0")
 		targets[s] = l
 		fmt.Fprintf(&script, "get(%q);\n", "http://"+s+":"+l.port()+"/secret")
+		w := newAcceptCounter(t, "127.0.0.1:0")
+		targets["ws "+s] = w
+		fmt.Fprintf(&script, "sock(%q);\n", "ws://"+s+":"+w.port()+"/secret")
 	}
 	page := `<title>Loopback</title><body><script>
 let n = 0;
-const get = (u) => fetch(u, {mode: "no-cors"}).finally(() => { if (++n === ` + fmt.Sprint(len(spells)) + `) document.body.insertAdjacentText("beforeend", "all ended"); });
+const end = () => { if (++n === ` + fmt.Sprint(2*len(spells)) + `) document.body.insertAdjacentText("beforeend", "all ended"); };
+const get = (u) => fetch(u, {mode: "no-cors"}).finally(end);
+const sock = (u) => { let once = false; const e = () => { if (!once) { once = true; end(); } }; try { const s = new WebSocket(u); s.onopen = s.onerror = s.onclose = e; } catch (x) { e(); } };
 ` + script.String() + `</script></body>`
 	site := newBoundarySite(t, nil, map[string]string{"/loopback": page})
 	run := func(name, policy string) {
@@ -65,13 +70,13 @@ const get = (u) => fetch(u, {mode: "no-cors"}).finally(() => { if (++n === ` + f
 	run("denied", `hosts: {deny: ["127.0.0.1"], requests: "all"}`)
 	for s, l := range targets {
 		if l.accepts.Load() != 0 {
-			t.Errorf("the page's fetch to %s: 127.0.0.1 saw %s", s, l.saw())
+			t.Errorf("the page's request to %s: 127.0.0.1 saw %s", s, l.saw())
 		}
 	}
 	run("control", `hosts: {deny: ["127.0.0.9"], requests: "all"}`)
-	for _, s := range []string{"0.0.0.0", "localhost"} {
+	for _, s := range []string{"0.0.0.0", "localhost", "ws 0.0.0.0", "ws localhost"} {
 		if targets[s].accepts.Load() == 0 {
-			t.Errorf("control: the page's fetch to %s never reached 127.0.0.1", s)
+			t.Errorf("control: the page's request to %s never reached 127.0.0.1", s)
 		}
 	}
 }
