@@ -664,6 +664,18 @@ const (
 	TabProbeMsMax = TabProbeMs
 )
 
+// TypedFieldChars (tuning): Characters of a credential field's value the live view reads after the person's key into it (to hash what the field holds); a longer value is read over its first this many. (chars)
+const (
+	TypedFieldChars    = 1024
+	TypedFieldCharsMax = TypedFieldChars
+)
+
+// TypedFieldReadMs (tuning): Longest the live view waits to read a credential field's value around the person's key; past it what the keys made of the field is remembered instead. (ms)
+const (
+	TypedFieldReadMs    = 1000
+	TypedFieldReadMsMax = TypedFieldReadMs
+)
+
 // WheelTickPx (tuning): One wheel tick's delta in CSS px. (px)
 const (
 	WheelTickPx    = 100

@@ -430,6 +430,10 @@ const (
 	StopLoadingMsMax           = limits.StopLoadingMsMax
 	TabProbeMs                 = limits.TabProbeMs
 	TabProbeMsMax              = limits.TabProbeMsMax
+	TypedFieldChars            = limits.TypedFieldChars
+	TypedFieldCharsMax         = limits.TypedFieldCharsMax
+	TypedFieldReadMs           = limits.TypedFieldReadMs
+	TypedFieldReadMsMax        = limits.TypedFieldReadMsMax
 	WheelTickPx                = limits.WheelTickPx
 	WheelTickPxMax             = limits.WheelTickPxMax
 	WindowPollMs               = limits.WindowPollMs

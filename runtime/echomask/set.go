@@ -37,22 +37,26 @@ func (s *Set) Empty() bool { return len(s.entries) == 0 }
 // Put remembers what the person has typed so far in one run (one field,
 // from its first key to focus leaving it), replacing the run's earlier
 // state. A run shorter than MinChars is forgotten.
-func (s *Set) Put(run uint64, typed string) {
+func (s *Set) Put(run uint64, typed string) { s.PutRunes(run, []rune(typed)) }
+
+// PutRunes is Put of typed as characters, which stay the caller's: the
+// normalized copy hashed here is cleared before PutRunes returns.
+func (s *Set) PutRunes(run uint64, typed []rune) {
 	for i, e := range s.entries {
 		if e.run == run {
 			s.entries = append(s.entries[:i], s.entries[i+1:]...)
 			break
 		}
 	}
-	norm := normalize(typed, s.l.Chars)
-	n := utf8.RuneCountInString(norm)
+	norm, n := normalize(typed, s.l.Chars)
+	defer clear(norm)
 	if n < s.l.MinChars {
 		return
 	}
 	if len(s.entries) >= s.l.Kept {
 		s.entries = s.entries[1:]
 	}
-	s.entries = append(s.entries, entry{run: run, n: n, h: maphash.String(s.seed, norm)})
+	s.entries = append(s.entries, entry{run: run, n: n, h: maphash.Bytes(s.seed, norm)})
 }
 
 // Mask returns text with every echo of a kept secret masked, and whether
@@ -122,9 +126,11 @@ func separator(r rune) bool {
 	return unicode.IsSpace(r) || strings.ContainsRune("-./()", r)
 }
 
-// normalize is typed without separators, cut to chars characters.
-func normalize(typed string, chars int) string {
-	var b strings.Builder
+// normalize is typed without separators, cut to chars characters, as
+// UTF-8 (what Mask hashes a text's windows as), and its length in
+// characters.
+func normalize(typed []rune, chars int) ([]byte, int) {
+	b := make([]byte, 0, len(typed)*utf8.UTFMax)
 	n := 0
 	for _, r := range typed {
 		if separator(r) {
@@ -133,8 +139,8 @@ func normalize(typed string, chars int) string {
 		if n == chars {
 			break
 		}
-		b.WriteRune(r)
+		b = utf8.AppendRune(b, r)
 		n++
 	}
-	return b.String()
+	return b, n
 }

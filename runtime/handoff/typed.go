@@ -8,8 +8,9 @@ import (
 // What the person typed into a credential field is masked wherever a result
 // would quote it back (runtime/echomask): a page that shows it, or a script
 // the person let run after releasing the document. The workbench's live view
-// reports each key of a run (one field, from its first key until focus
-// leaves it); only a keyed hash and a length are kept, per session.
+// reports what the field holds after each key of a run (one field, from its
+// first key until focus leaves it); only a keyed hash and a length are
+// kept, per session.
 
 var typedLimits = echomask.Limits{
 	Kept:     limits.TypedSecretsKeptMax,
@@ -25,8 +26,9 @@ func (s *Store) NewRun() uint64 {
 	return s.runs
 }
 
-// Typed records what the person has typed so far in run, on session's tabs.
-func (s *Store) Typed(session string, run uint64, typed string) {
+// Typed records what the person has typed so far in run, on session's tabs
+// (as characters: the caller's, which Typed does not keep).
+func (s *Store) Typed(session string, run uint64, typed []rune) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.typed == nil {
@@ -37,7 +39,7 @@ func (s *Store) Typed(session string, run uint64, typed string) {
 		set = echomask.New(typedLimits)
 		s.typed[session] = set
 	}
-	set.Put(run, typed)
+	set.PutRunes(run, typed)
 }
 
 // Masker returns the function that masks session's typed secrets in a

@@ -51,6 +51,7 @@ var liveLimits = live.Limits{
 	MinGap:      surface.LiveFrameGapMsMax * time.Millisecond,
 	MaxText:     surface.WorkbenchInputCharsMax,
 	CallTimeout: surface.TimeoutMsDefault * time.Millisecond,
+	FieldRead:   surface.TypedFieldReadMs * time.Millisecond,
 }
 
 // Workbench builds the person's workbench over this server (one per
@@ -142,7 +143,9 @@ func (a workbenchBrowser) Live(ctx context.Context, handle string) (workbench.Li
 		return nil, err
 	}
 	lv := &liveView{v: v, frames: make(chan workbench.Frame), t: t, h: a.h,
-		typed: &typedRun{person: a.h.Person(), session: t.Workspace().ID()}}
+		typed: &typedRun{person: a.h.Person(), session: t.Workspace().ID(), read: func(ctx context.Context) (live.Field, error) {
+			return v.FocusedField(ctx, action.Frames(t))
+		}}}
 	go func() {
 		defer close(lv.frames)
 		for f := range v.Frames() {
@@ -224,7 +227,10 @@ type liveView struct {
 }
 
 func (l *liveView) Frames() <-chan workbench.Frame { return l.frames }
-func (l *liveView) Close()                         { l.v.Close() }
+func (l *liveView) Close() {
+	l.typed.end()
+	l.v.Close()
+}
 
 func (l *liveView) Input(ctx context.Context, e workbench.Input) error {
 	switch e.Type {
@@ -248,14 +254,20 @@ func (l *liveView) Input(ctx context.Context, e workbench.Input) error {
 			// Held before the first key goes: a frame the page paints
 			// with it is never kept, and no script or picture reads it.
 			l.h.Person().Hold(l.t.Workspace().ID(), l.t.Handle(), gen)
-			l.typed.credential(e) // remembered as a hash before the key goes
-		} else {
-			l.typed.end()
+			// Remembered as a hash before the key goes, and as the field
+			// holds it once it went.
+			return l.typed.credential(ctx, e, func() error { return l.send(ctx, e) })
 		}
-		if e.Type == "key" {
-			return l.v.Key(ctx, e.Key, e.Modifiers)
-		}
-		return l.v.Text(ctx, e.Text)
+		l.typed.end()
+		return l.send(ctx, e)
 	}
 	return errors.New("server: unknown input type")
+}
+
+// send sends a key or text event to the page.
+func (l *liveView) send(ctx context.Context, e workbench.Input) error {
+	if e.Type == "key" {
+		return l.v.Key(ctx, e.Key, e.Modifiers)
+	}
+	return l.v.Text(ctx, e.Text)
 }

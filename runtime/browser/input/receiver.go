@@ -167,8 +167,45 @@ func FocusedReceiver(ctx context.Context, page *rod.Page, frames pagejs.FrameSou
 	return rc, nil
 }
 
-// walkFocus follows focus from page's document.
+// walkFocus follows focus from page's document, in the page's own world.
 func walkFocus(ctx context.Context, page *rod.Page, frames func(context.Context, proto.PageFrameID) *rod.Page) (Receiver, error) {
+	var rc Receiver
+	found, err := walkTo(ctx, page, "", frames, "", func(ctx context.Context, sess *rod.Page, el proto.RuntimeRemoteObjectID) (string, error) {
+		const op = "receiver"
+		var pr proto.RuntimeCallFunctionOnResult
+		if err := callOn(ctx, sess, op, proto.RuntimeCallFunctionOn{FunctionDeclaration: probeJS, ObjectID: el, ReturnByValue: true, Silent: true}, &pr); err != nil {
+			return "", err
+		}
+		if pr.ExceptionDetails != nil {
+			return "", &Error{Kind: KindProtocol, Op: op, Err: errors.New("the probe threw")}
+		}
+		var p probe
+		if err := pr.Result.Value.Unmarshal(&p); err != nil {
+			return "", &Error{Kind: KindProtocol, Op: op, Err: err}
+		}
+		rc = Receiver{Credential: p.C, EnterSubmits: p.E, SubmitButton: p.S, Tag: p.T}
+		return p.T, nil
+	})
+	if err != nil || !found {
+		return Receiver{}, err
+	}
+	return rc, nil
+}
+
+// walkTo follows focus from the document of page (whose frame is frame; ""
+// when it is the session's main frame) and calls probe on each element
+// where page code stops: the focused control, or an element holding a
+// closed shadow root or a frame page code cannot enter, which the walk then
+// enters through DevTools. probe answers the element's local name; the
+// walk ends at a control. found is false when, where the walk ended,
+// nothing has focus.
+//
+// world "" walks in the page's own world; any other name walks in an
+// isolated world of that name of each frame it enters, whose JavaScript
+// page code can neither see nor tamper with (its builtins, getters and
+// globals are the world's own).
+func walkTo(ctx context.Context, page *rod.Page, frame proto.PageFrameID, frames func(context.Context, proto.PageFrameID) *rod.Page, world string,
+	probe func(context.Context, *rod.Page, proto.RuntimeRemoteObjectID) (string, error)) (found bool, err error) {
 	const op = "receiver"
 	sess := page
 	used := []*rod.Page{page}
@@ -181,53 +218,51 @@ func walkFocus(ctx context.Context, page *rod.Page, frames func(context.Context,
 			_, _ = p.Call(rctx, string(p.SessionID), "Runtime.releaseObjectGroup", map[string]string{"objectGroup": receiverGroup})
 		}
 	}()
+	var cid proto.RuntimeExecutionContextID // the isolated world of the frame walked; 0 = the page's own
+	if world != "" {
+		if cid, err = isolatedContext(ctx, sess, frame, world); err != nil {
+			return false, err
+		}
+	}
 	var obj proto.RuntimeRemoteObjectID // a document, shadow root or element to descend from; "" = the session's document
 	for step := 0; step <= limits.CredentialFocusStepsMax; step++ {
 		var el proto.RuntimeRemoteObjectID
 		if obj == "" {
 			var res proto.RuntimeEvaluateResult
-			if err := callOn(ctx, sess, op, proto.RuntimeEvaluate{Expression: "(" + descendJS + ").call(document)", ObjectGroup: receiverGroup, Silent: true}, &res); err != nil {
-				return Receiver{}, err
+			if err := callOn(ctx, sess, op, proto.RuntimeEvaluate{Expression: "(" + descendJS + ").call(document)", ContextID: cid, ObjectGroup: receiverGroup, Silent: true}, &res); err != nil {
+				return false, err
 			}
 			if res.ExceptionDetails != nil {
-				return Receiver{}, &Error{Kind: KindProtocol, Op: op, Err: errors.New("the focus walk threw")}
+				return false, &Error{Kind: KindProtocol, Op: op, Err: errors.New("the focus walk threw")}
 			}
 			el = res.Result.ObjectID
 		} else {
 			var res proto.RuntimeCallFunctionOnResult
 			if err := callOn(ctx, sess, op, proto.RuntimeCallFunctionOn{FunctionDeclaration: descendJS, ObjectID: obj, ObjectGroup: receiverGroup, Silent: true}, &res); err != nil {
-				return Receiver{}, err
+				return false, err
 			}
 			if res.ExceptionDetails != nil {
-				return Receiver{}, &Error{Kind: KindProtocol, Op: op, Err: errors.New("the focus walk threw")}
+				return false, &Error{Kind: KindProtocol, Op: op, Err: errors.New("the focus walk threw")}
 			}
 			el = res.Result.ObjectID
 		}
 		if el == "" {
-			return Receiver{}, nil // nothing has focus
+			return false, nil // nothing has focus
 		}
-		var pr proto.RuntimeCallFunctionOnResult
-		if err := callOn(ctx, sess, op, proto.RuntimeCallFunctionOn{FunctionDeclaration: probeJS, ObjectID: el, ReturnByValue: true, Silent: true}, &pr); err != nil {
-			return Receiver{}, err
+		tag, err := probe(ctx, sess, el)
+		if err != nil {
+			return false, err
 		}
-		if pr.ExceptionDetails != nil {
-			return Receiver{}, &Error{Kind: KindProtocol, Op: op, Err: errors.New("the probe threw")}
-		}
-		var p probe
-		if err := pr.Result.Value.Unmarshal(&p); err != nil {
-			return Receiver{}, &Error{Kind: KindProtocol, Op: op, Err: err}
-		}
-		rc := Receiver{Credential: p.C, EnterSubmits: p.E, SubmitButton: p.S, Tag: p.T}
-		switch p.T {
+		switch tag {
 		case "input", "textarea", "select", "button", "":
-			return rc, nil // a control holds no shadow root or frame
+			return true, nil // a control holds no shadow root or frame
 		}
 		// Where page code stopped: a closed shadow root, or a frame it
 		// cannot enter.
 		depth := 1
 		var d proto.DOMDescribeNodeResult
 		if err := callOn(ctx, sess, op, proto.DOMDescribeNode{ObjectID: el, Depth: &depth, Pierce: true}, &d); err != nil {
-			return Receiver{}, err
+			return false, err
 		}
 		n := d.Node
 		next := proto.DOMBackendNodeID(0)
@@ -238,30 +273,75 @@ func walkFocus(ctx context.Context, page *rod.Page, frames func(context.Context,
 		}
 		if next == 0 && n.ContentDocument != nil {
 			next = n.ContentDocument.BackendNodeID // a cross-origin frame in this process
+			if world != "" {
+				// Its document is resolved into the frame's own isolated
+				// world, where the walk goes on.
+				child := n.FrameID
+				if child == "" {
+					child = n.ContentDocument.FrameID
+				}
+				if child == "" {
+					return true, nil
+				}
+				if cid, err = isolatedContext(ctx, sess, child, world); err != nil {
+					return false, err
+				}
+			}
 		}
 		if next != 0 {
 			var rn proto.DOMResolveNodeResult
-			if err := callOn(ctx, sess, op, proto.DOMResolveNode{BackendNodeID: next, ObjectGroup: receiverGroup}, &rn); err != nil {
-				return Receiver{}, err
+			if err := callOn(ctx, sess, op, proto.DOMResolveNode{BackendNodeID: next, ObjectGroup: receiverGroup, ExecutionContextID: cid}, &rn); err != nil {
+				return false, err
 			}
 			if rn.Object == nil || rn.Object.ObjectID == "" {
-				return rc, nil
+				return true, nil
 			}
 			obj = rn.Object.ObjectID
 			continue
 		}
-		if n.FrameID != "" && frames != nil && (p.T == "iframe" || p.T == "frame") {
+		if n.FrameID != "" && frames != nil && (tag == "iframe" || tag == "frame") {
 			fp := frames(ctx, n.FrameID)
 			if fp == nil {
-				return rc, nil
+				return true, nil
 			}
 			sess, obj = fp, ""
 			used = append(used, fp)
+			if world != "" {
+				if cid, err = isolatedContext(ctx, sess, n.FrameID, world); err != nil {
+					return false, err
+				}
+			}
 			continue
 		}
-		return rc, nil
+		return true, nil
 	}
-	return Receiver{}, &Error{Kind: KindProtocol, Op: op, Err: fmt.Errorf("focus nested deeper than %d roots and frames", limits.CredentialFocusStepsMax)}
+	return false, &Error{Kind: KindProtocol, Op: op, Err: fmt.Errorf("focus nested deeper than %d roots and frames", limits.CredentialFocusStepsMax)}
+}
+
+// isolatedContext is the execution context of the isolated world named
+// world in frame (sess's main frame when ""), made on first use: the same
+// session, frame and name answer the same world while the frame's document
+// lasts, and a new one after.
+func isolatedContext(ctx context.Context, sess *rod.Page, frame proto.PageFrameID, world string) (proto.RuntimeExecutionContextID, error) {
+	const op = "receiver"
+	if frame == "" {
+		frame = sess.FrameID
+	}
+	if frame == "" {
+		var tree proto.PageGetFrameTreeResult
+		if err := callOn(ctx, sess, op, proto.PageGetFrameTree{}, &tree); err != nil {
+			return 0, err
+		}
+		if tree.FrameTree == nil || tree.FrameTree.Frame == nil {
+			return 0, &Error{Kind: KindProtocol, Op: op, Err: errors.New("no frame tree")}
+		}
+		frame = tree.FrameTree.Frame.ID
+	}
+	var res proto.PageCreateIsolatedWorldResult
+	if err := callOn(ctx, sess, op, proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: world}, &res); err != nil {
+		return 0, err
+	}
+	return res.ExecutionContextID, nil
 }
 
 // callOn sends one walk message on p's session and decodes its reply. The

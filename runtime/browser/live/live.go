@@ -36,6 +36,9 @@ type Limits struct {
 	// CallTimeout bounds the calls the view makes on its own (stopping the
 	// screencast when it ends).
 	CallTimeout time.Duration
+	// FieldRead bounds one read of a credential field's value
+	// (FocusedField); 0 = CallTimeout.
+	FieldRead time.Duration
 }
 
 // Frame is one screencast image as Chromium sent it.
@@ -268,6 +271,50 @@ func (v *View) FocusedCredential(ctx context.Context, frames pagejs.FrameSource)
 	}
 	rc, err := input.FocusedReceiver(ctx, v.page, frames)
 	return rc.Credential, err
+}
+
+// Field is the credential field the view's keys reach (FocusedField).
+type Field struct {
+	// ID names the element within its document: two reads of the same
+	// field answer the same ID, another field (or a new document) another.
+	ID string
+	// Value is what the field holds, in characters; the caller owns it and
+	// clears it once used.
+	Value []rune
+	// Start and End are the selection in characters of Value (Start == End:
+	// the caret); -1 when unknown.
+	Start, End int
+}
+
+// ErrNoField is returned by FocusedField when the element the keys reach
+// is no credential field.
+var ErrNoField = errors.New("live: the keys reach no credential field")
+
+// FocusedField reads the credential field the view's keys reach now: the
+// focused element, found as FocusedCredential finds it, read in an
+// isolated world the page's code can neither see nor answer for
+// (input.FocusedField). frames lists the tab's cross-origin frames. The
+// caller asks after sending the person's key, to learn what the field holds
+// now, whatever the key, the caret or the page made of it. The read is
+// bounded by Limits.FieldRead.
+func (v *View) FocusedField(ctx context.Context, frames pagejs.FrameSource) (Field, error) {
+	if err := v.live(); err != nil {
+		return Field{}, err
+	}
+	d := v.lim.FieldRead
+	if d <= 0 {
+		d = v.lim.CallTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	f, err := input.FocusedField(ctx, v.page, frames)
+	if err != nil {
+		return Field{}, err
+	}
+	if f.Credential == "" {
+		return Field{}, ErrNoField
+	}
+	return Field{ID: f.ID, Value: f.Value, Start: f.Start, End: f.End}, nil
 }
 
 // KeyOf is what a key name dispatches: a named key of the contract's table,
