@@ -328,6 +328,12 @@ const (
 	IdleSweepMsMax = IdleSweepMs
 )
 
+// JudgedCandidates (tuning): Controls a selector by name matches that the page gives back with their names, in a session where the person typed a secret, to judge each again on its name masked; past it the selector is ambiguous. (items)
+const (
+	JudgedCandidates    = 64
+	JudgedCandidatesMax = JudgedCandidates
+)
+
 // KeptFunctionChars (tuning): Shortest page function source a world keeps; a shorter one is sent whole on every call. (chars)
 const (
 	KeptFunctionChars    = 512
@@ -500,6 +506,12 @@ const (
 const (
 	ProxyResolveMs    = 5000
 	ProxyResolveMsMax = ProxyResolveMs
+)
+
+// QueryHaystackChars (tuning): Characters of the text a page-side query matched that the page gives back, in a session where the person typed a secret, to judge the match again on it masked: the whole text when it is no longer, else the text around the query's occurrences up to this many in all (past them the page's answer stands). (chars)
+const (
+	QueryHaystackChars    = 4096
+	QueryHaystackCharsMax = QueryHaystackChars
 )
 
 // ReadyzMs (tuning): Longest /readyz waits for the browser to answer and a browser context to be created and disposed before it answers 503. (ms)

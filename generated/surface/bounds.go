@@ -318,6 +318,8 @@ const (
 	IDPrefixBytesMax           = limits.IDPrefixBytesMax
 	IdleSweepMs                = limits.IdleSweepMs
 	IdleSweepMsMax             = limits.IdleSweepMsMax
+	JudgedCandidates           = limits.JudgedCandidates
+	JudgedCandidatesMax        = limits.JudgedCandidatesMax
 	KeptFunctionChars          = limits.KeptFunctionChars
 	KeptFunctionCharsMin       = limits.KeptFunctionCharsMin
 	KeptFunctions              = limits.KeptFunctions
@@ -376,6 +378,8 @@ const (
 	ProxyIdleMsMax             = limits.ProxyIdleMsMax
 	ProxyResolveMs             = limits.ProxyResolveMs
 	ProxyResolveMsMax          = limits.ProxyResolveMsMax
+	QueryHaystackChars         = limits.QueryHaystackChars
+	QueryHaystackCharsMax      = limits.QueryHaystackCharsMax
 	ReadyzMs                   = limits.ReadyzMs
 	ReadyzMsMax                = limits.ReadyzMsMax
 	RefusalSettleMs            = limits.RefusalSettleMs

@@ -122,7 +122,7 @@ func (s *session) element(ctx context.Context, t *browser.Tab, target string, se
 // may still be appearing: pagejs.AwaitSelector).
 func (s *session) Element(ctx context.Context, t *browser.Tab, target string, sel *surface.Selector, pointer string, deadline time.Time) (int, *surface.Refusal) {
 	if sel != nil {
-		ps := pagejs.Selector{Name: sel.Name, Exact: sel.Exact}
+		ps := pagejs.Selector{Name: sel.Name, Exact: sel.Exact, Judge: s.judge(sel.Name)}
 		if sel.Role != "" {
 			if r := unknownRole(sel.Role, pointer); r != nil {
 				return 0, r

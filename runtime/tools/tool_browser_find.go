@@ -27,7 +27,7 @@ func (h *Handler) BrowserFind(ctx context.Context, a *surface.BrowserFindArgs) (
 		s.World(t).TakeReadiness() // what an earlier call saw is not this one's
 		gen := t.Generation()
 		f.DocumentGeneration = int(gen)
-		res, err := pagejs.Find(ctx, s.World(t), pagejs.FindRequest{Text: a.Text, Scope: a.Scope, Max: a.MaxResults, NameMax: surface.TargetNameCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete})
+		res, err := pagejs.Find(ctx, s.World(t), pagejs.FindRequest{Text: a.Text, Scope: a.Scope, Max: a.MaxResults, NameMax: surface.TargetNameCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete, Judge: s.judge(a.Text)})
 		if err != nil {
 			return refusal.For(err, surface.TimeoutMsDefault)
 		}

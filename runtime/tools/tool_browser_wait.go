@@ -109,9 +109,10 @@ func (s *session) condition(t *browser.Tab, a *surface.BrowserWaitArgs) (action.
 	case surface.BrowserWaitBranchLoadReady:
 		return action.LoadReady(t), nil
 	case surface.BrowserWaitBranchURLContains:
-		return action.URLContains(t, text), nil
+		return action.URLContains(t, text, s.urlShown(text)), nil
 	case surface.BrowserWaitBranchTextPresent, surface.BrowserWaitBranchTextAbsent:
-		return action.TextOnPage(world, text, a.Branch() == surface.BrowserWaitBranchTextPresent), nil
+		judge := func() pagejs.Judge { return s.judge(text) } // the person may type while it waits
+		return action.TextOnPage(world, text, a.Branch() == surface.BrowserWaitBranchTextPresent, judge), nil
 	case surface.BrowserWaitBranchSelectorPresent:
 		// What a selector's miss means is the targets' refusals': resolved here.
 		sel := a.Selector

@@ -96,24 +96,29 @@ func LoadReady(t *browser.Tab) Check {
 // URLContains holds once the tab's URL contains text. The URL is the tab's
 // event-fed state: a URL seen is an answer at once; "not yet" holds only
 // once the event stream has caught up (a failed catch-up, say while a
-// navigation commits, is "not yet" too).
-func URLContains(t *browser.Tab, text string) Check {
+// navigation commits, is "not yet" too). shown, when not nil, says whether
+// a URL that contains text still does as the model would see it (a session
+// where the person typed a secret); it is asked only of such a URL.
+func URLContains(t *browser.Tab, text string, shown func(url string) bool) Check {
+	holds := func(u string) bool { return strings.Contains(u, text) && (shown == nil || shown(u)) }
 	return func(ctx context.Context) (bool, error) {
-		if strings.Contains(t.URL(), text) {
+		if holds(t.URL()) {
 			return true, nil
 		}
 		if t.Sync(ctx) != nil {
 			return false, nil
 		}
-		return strings.Contains(t.URL(), text), nil
+		return holds(t.URL()), nil
 	}
 }
 
 // TextOnPage holds once the page's text holds text (want) or no longer
-// does (!want); world is the tab's world at each check.
-func TextOnPage(world func() *pagejs.World, text string, want bool) Check {
+// does (!want); world is the tab's world at each check. judge, at each
+// check, is that check's pagejs.Judge: nil, or in a session where the
+// person typed a secret the judge of the text as the model would see it.
+func TextOnPage(world func() *pagejs.World, text string, want bool, judge func() pagejs.Judge) Check {
 	return pageCheck(func(ctx context.Context) (bool, error) {
-		ok, err := pagejs.TextPresent(ctx, world(), text)
+		ok, err := pagejs.TextShown(ctx, world(), text, judge())
 		return ok == want, err
 	})
 }

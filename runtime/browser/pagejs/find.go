@@ -22,6 +22,12 @@ type FindRequest struct {
 	Max                    int      `json:"max"`
 	NameMax                int      `json:"nameMax"`
 	CredentialAutocomplete []string `json:"credentialAutocomplete"`
+	// Judge, in a session where the person typed a secret, keeps only the
+	// matches that still hold on their text masked (judge.go); Total then
+	// leaves out those it drops. The page is asked for the most matches a
+	// call may return, each with the text it matched (Hay).
+	Judge Judge `json:"-"`
+	Hay   bool  `json:"hay,omitempty"`
 }
 
 // Match is a ranked hit. Score: 4 exact name, 3 prefix, 2 whole word,
@@ -29,6 +35,7 @@ type FindRequest struct {
 type Match struct {
 	Item
 	Score int `json:"score"`
+	Haystack
 }
 
 // FindResult holds the best Max matches (controls before text blocks at
@@ -52,9 +59,16 @@ func Find(ctx context.Context, w *World, req FindRequest) (FindResult, error) {
 		return FindResult{}, &Error{Kind: KindBadRequest, Op: "find", Detail: "unknown scope " + req.Scope}
 	}
 	req.NameMax, req.CredentialAutocomplete = w.limitsFor(req.NameMax, req.CredentialAutocomplete)
+	want := req.Max
+	if req.Judge != nil {
+		req.Hay, req.Max = true, findMax
+	}
 	var out FindResult
 	if err := w.invoke(ctx, "find", req, &out); err != nil {
 		return FindResult{}, err
+	}
+	if req.Judge != nil {
+		out = judgeFind(out, want, req.Judge)
 	}
 	return out, nil
 }
@@ -68,6 +82,10 @@ type Selector struct {
 	Role  string   `json:"role,omitempty"`
 	Roles []string `json:"roles,omitempty"`
 	Exact bool     `json:"exact,omitempty"`
+	// Judge, in a session where the person typed a secret, resolves the
+	// selector only to a control whose name still matches it masked
+	// (judge.go); one that no longer does is no match.
+	Judge Judge `json:"-"`
 }
 
 // ResolveSelector returns the id of the one visible control sel names.
@@ -84,6 +102,9 @@ func ResolveSelector(ctx context.Context, w *World, sel Selector) (int, error) {
 		Selector
 		NameMax int `json:"nameMax"`
 	}{sel, nameMax}
+	if sel.Judge != nil {
+		return resolveJudged(ctx, w, req, sel.Judge)
+	}
 	if err := w.invoke(ctx, "resolve", req, &out); err != nil {
 		return 0, err
 	}

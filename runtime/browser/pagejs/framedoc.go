@@ -78,14 +78,19 @@ func mergeDocument(method string, b []byte, raws []json.RawMessage, srcs []strin
 		return remarshal(all, out)
 	case "textPresent":
 		var res struct {
-			Present bool `json:"present"`
+			Present bool       `json:"present"`
+			Hays    []Haystack `json:"hays,omitempty"` // each present document's, when asked (TextShown)
 		}
 		for _, r := range raws {
 			var one struct {
 				Present bool `json:"present"`
+				Haystack
 			}
 			if json.Unmarshal(r, &one) == nil && one.Present {
 				res.Present = true
+				if one.given() {
+					res.Hays = append(res.Hays, one.Haystack)
+				}
 			}
 		}
 		return remarshal(res, out)

@@ -205,7 +205,7 @@ func (w *World) spread(ctx context.Context, method string, b []byte, out any) (b
 				firstErr = err
 				continue
 			}
-			if method == "resolve" {
+			if method == "resolve" || method == "selectorNames" {
 				return true, err // ambiguity (or a failure) in any frame decides
 			}
 			continue // a frame that went away adds nothing
@@ -221,6 +221,11 @@ func (w *World) spread(ctx context.Context, method string, b []byte, out any) (b
 			return true, json.Unmarshal(raws[0], out)
 		}
 		return true, &Error{Kind: KindAmbiguous, Op: "resolve", Count: len(raws), Detail: "matches in more than one frame"}
+	case "selectorNames":
+		// Each document's sets, judged one document at a time (judge.go).
+		return true, remarshal(struct {
+			Frames []json.RawMessage `json:"frames"`
+		}{raws}, out)
 	case "find":
 		var req FindRequest
 		_ = json.Unmarshal(b, &req)
@@ -295,7 +300,7 @@ func remarshal(v, out any) error {
 }
 
 // spreadMethods are the perception entry points that see into frames.
-var spreadMethods = map[string]bool{"find": true, "inspect": true, "resolve": true, "fileInputs": true}
+var spreadMethods = map[string]bool{"find": true, "inspect": true, "resolve": true, "selectorNames": true, "fileInputs": true}
 
 // inFrame runs an id's method in its frame's world; a located point is then
 // moved into the top viewport. handled is false when the id is the main

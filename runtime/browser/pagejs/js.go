@@ -24,10 +24,19 @@ var jsOrder = []string{
 // jsLimits are the page code's limits, from spec/, declared ahead of its
 // files so the page code types none of them.
 var jsLimits = fmt.Sprintf("const MAX_DEPTH = %d, ANCESTOR_STEPS = %d, COVER_STEPS = %d, SHADOW_STEPS = %d, FRAME_STEPS = %d,\n"+
-	"  ERROR_CHARS = %d, SWEEP_EVERY = %d, ARTICLE_MIN_CHARS = %d, PARA_MIN_CHARS = %d, COVER_ANIMATION_MS = %d, COVER_ANIMATION_NODES = %d;\n",
+	"  ERROR_CHARS = %d, SWEEP_EVERY = %d, ARTICLE_MIN_CHARS = %d, PARA_MIN_CHARS = %d, COVER_ANIMATION_MS = %d, COVER_ANIMATION_NODES = %d,\n"+
+	"  HAY_CHARS = %d, HAY_PAD = %d, JUDGED_CANDIDATES = %d;\n",
 	limits.PageDomDepthMax, limits.PageAncestorStepsMax, limits.PageCoverStepsMax, limits.PageShadowStepsMax,
 	limits.PageFrameStepsMax, limits.PageErrorCharsMax, limits.RegistrySweepMax, limits.ArticleMinCharsMax,
-	limits.ParagraphMinCharsMax, limits.CoverAnimationMs, limits.CoverAnimationNodes)
+	limits.ParagraphMinCharsMax, limits.CoverAnimationMs, limits.CoverAnimationNodes,
+	limits.QueryHaystackCharsMax, hayPad, limits.JudgedCandidatesMax)
+
+// hayPad is how far a window of a haystack reaches either side of a match
+// (spec/bounds_secrets.cue, query_haystack_chars): a typed secret is kept
+// over at most typed_secret_chars characters, so one shown with a separator
+// between each of them spans less than twice that, and one that overlaps
+// the match lies inside the window.
+const hayPad = 2 * limits.TypedSecretCharsMax
 
 // credDecl is spec/credentials.cue's table and its bounds, declared ahead
 // of cred.js (in the page code and in CredentialFunction alike).

@@ -5,6 +5,7 @@ return {
   tree: envelope(tree),
   find: envelope(find),
   resolve: envelope(resolveSelector),
+  selectorNames: envelope(selectorNames),
   read: envelope(read),
   textPresent: envelope(textPresent),
   locate: envelope(locate),

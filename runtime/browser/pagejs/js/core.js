@@ -15,7 +15,8 @@ const GO = 0, SKIP = 1, STOP = 2;
 const K_CONTROL = 1, K_STRUCT = 2;
 
 // Limits (MAX_DEPTH, ANCESTOR_STEPS, COVER_STEPS, SHADOW_STEPS,
-// FRAME_STEPS, ERROR_CHARS, SWEEP_EVERY, ARTICLE_MIN_CHARS, PARA_MIN_CHARS)
+// FRAME_STEPS, ERROR_CHARS, SWEEP_EVERY, ARTICLE_MIN_CHARS, PARA_MIN_CHARS,
+// HAY_CHARS, HAY_PAD, JUDGED_CANDIDATES)
 // are declared ahead of this file from spec/ (js.go).
 
 function fail(kind, detail, extra) {

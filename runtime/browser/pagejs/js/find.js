@@ -135,9 +135,58 @@ function find(a) {
     const h = hits[i];
     const it = itemOf(h.el, h.tag, h.role, cx, h.name);
     it.score = h.s;
+    if (a.hay) Object.assign(it, hayOf(norm(h.name), q));
     matches.push(it);
   }
   return { matches: matches, total: hits.length };
+}
+
+// hayOf is the text a match of q (normalised, lower-cased) was made on, given
+// back only when Go asks for it: in a session where the person typed a
+// secret, Go judges the match again on that text masked (runtime/echomask),
+// so a query never tells by match or no match what the mask hides. The whole
+// text when it fits HAY_CHARS; else windows around q's occurrences, reaching
+// HAY_PAD either side, each its context and matched parts alternating, up to
+// HAY_CHARS in all (more: occurrences left out). low: text lower-cased, when
+// the caller has it.
+function hayOf(text, q, low) {
+  if (text.length <= HAY_CHARS) return { hay: text };
+  if (low === undefined) low = text.toLowerCase();
+  // Lower-casing may lengthen a text (U+0130): an occurrence found in low
+  // lies in text at most d characters before where low has it.
+  const d = Math.max(0, low.length - text.length);
+  const wins = [];
+  let cur = null, used = 0, more = false;
+  for (let i = low.indexOf(q); i >= 0; i = low.indexOf(q, i + 1)) {
+    const s = Math.max(0, i - d), e = Math.min(text.length, i + q.length);
+    if (cur && s - HAY_PAD <= cur.to) {
+      // Within reach of the current window: it grows to hold this one too.
+      const to = Math.max(cur.to, Math.min(text.length, e + HAY_PAD));
+      if (used + to - cur.to > HAY_CHARS) { more = true; break; }
+      used += to - cur.to;
+      cur.to = to;
+      const last = cur.ms[cur.ms.length - 1];
+      if (s <= last[1]) last[1] = Math.max(last[1], e);
+      else cur.ms.push([s, e]);
+      continue;
+    }
+    const from = Math.max(0, s - HAY_PAD), to = Math.min(text.length, e + HAY_PAD);
+    if (cur && used + to - from > HAY_CHARS) { more = true; break; }
+    cur = { from: from, to: to, ms: [[s, e]] };
+    wins.push(cur);
+    used += to - from;
+  }
+  const near = wins.map(function (w) {
+    const parts = [];
+    let at = w.from;
+    for (const m of w.ms) {
+      parts.push(text.slice(at, m[0]), text.slice(m[0], m[1]));
+      at = m[1];
+    }
+    parts.push(text.slice(at, w.to));
+    return parts;
+  });
+  return more ? { near: near, more: true } : { near: near };
 }
 
 // ownVisibleText: the text a block shows itself: its text nodes and those
@@ -177,6 +226,35 @@ function clsKindOf(el) {
 // exact: case-sensitive whole-name equality. Otherwise a case-insensitive
 // whole-name match wins, else a case-insensitive substring match.
 function resolveSelector(a) {
+  const m = selectorMatches(a);
+  const set = a.exact ? m.exact : (m.ci.length ? m.ci : m.sub);
+  if (!set.length) fail('no_match', 'no visible control matches the selector');
+  if (set.length > 1) fail('ambiguous', set.length + ' visible controls match the selector', { count: set.length });
+  return { id: idOf(set[0].el) };
+}
+
+// selectorNames is what resolveSelector chooses from, for Go to choose on
+// the names masked (a session where the person typed a secret: hayOf): the
+// sets in resolveSelector's order of preference, each its count and its
+// first JUDGED_CANDIDATES controls with the text their names matched on.
+function selectorNames(a) {
+  const m = selectorMatches(a);
+  function tier(set, whole) {
+    return {
+      total: set.length,
+      cands: set.slice(0, JUDGED_CANDIDATES).map(function (c) {
+        // A whole-name match is matched on all of the name.
+        return Object.assign({ id: idOf(c.el) }, whole ? { near: [['', c.n, '']] } : hayOf(c.n, m.lname));
+      }),
+    };
+  }
+  return { tiers: a.exact ? [tier(m.exact, true)] : [tier(m.ci, true), tier(m.sub, false)] };
+}
+
+// selectorMatches: the visible controls a selector names, as {el, n (its
+// name)}, by how: exact (case-sensitive whole name), ci (case-insensitive
+// whole name), sub (case-insensitive substring, ci's left out).
+function selectorMatches(a) {
   const name = norm(String(a.name || ''));
   if (!name) fail('bad_request', 'selector name is empty');
   const lname = name.toLowerCase();
@@ -197,16 +275,13 @@ function resolveSelector(a) {
       if (vs === VIS_PRUNE) return SKIP;
       if (vs === VIS_SHOWN) {
         const n = nameOf(el, tag, role, cx);
-        if (n === name) exact.push(el);
+        if (n === name) exact.push({ el: el, n: n });
         const ln = n.toLowerCase();
-        if (ln === lname) ci.push(el);
-        else if (ln.indexOf(lname) >= 0) sub.push(el);
+        if (ln === lname) ci.push({ el: el, n: n });
+        else if (ln.indexOf(lname) >= 0) sub.push({ el: el, n: n });
       }
       return opaque ? SKIP : GO;
     },
   });
-  const set = a.exact ? exact : (ci.length ? ci : sub);
-  if (!set.length) fail('no_match', 'no visible control matches the selector');
-  if (set.length > 1) fail('ambiguous', set.length + ' visible controls match the selector', { count: set.length });
-  return { id: idOf(set[0]) };
+  return { lname: lname, exact: exact, ci: ci, sub: sub };
 }
