@@ -21,9 +21,10 @@ import (
 // the executor knows nothing of MCP; the MCP edge nothing of rod; the
 // boundary's wiring (runtime/boundary) nothing of the handlers or MCP; a
 // session's recordings (runtime/recordings) nothing of a call or MCP; the
-// handlers' acting code (runtime/tools/act) and outcomes
-// (runtime/tools/outcome) nothing of the handlers above them, the server,
-// MCP, gen/ or CUE.
+// handlers' acting code (runtime/tools/act), outcomes
+// (runtime/tools/outcome) and how they ask the person (runtime/tools/person)
+// nothing of the handlers above them, the server, MCP, gen/ or CUE; act and
+// person, which the session implements an interface of, not each other.
 func TestDependenciesPointOneWay(t *testing.T) {
 	deps := func(pkg string) []string {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()
@@ -59,9 +60,14 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		// The handlers' acting code and outcomes sit below the handlers: the
 		// session reaches act through act.Session, never the other way.
 		// (A rule ending in "$" names one package exactly.)
-		"../runtime/tools/act":     {"cuelang.org/", mod + "gen/", "github.com/mark3labs/mcp-go", mod + "runtime/tools$", mod + "runtime/mcpedge", mod + "runtime/server"},
-		"../runtime/tools/outcome": {"cuelang.org/", mod + "gen/", "github.com/mark3labs/mcp-go", mod + "runtime/tools$", mod + "runtime/tools/act", mod + "runtime/mcpedge", mod + "runtime/server"},
-		"../runtime/workbench":     {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/tools"},
+		"../runtime/tools/act":     {"cuelang.org/", mod + "gen/", "github.com/mark3labs/mcp-go", mod + "runtime/tools$", mod + "runtime/tools/person", mod + "runtime/mcpedge", mod + "runtime/server"},
+		"../runtime/tools/outcome": {"cuelang.org/", mod + "gen/", "github.com/mark3labs/mcp-go", mod + "runtime/tools$", mod + "runtime/tools/act", mod + "runtime/tools/person", mod + "runtime/mcpedge", mod + "runtime/server"},
+		// Asking the person sits below the handlers too, reached through
+		// person.Session: it asks runtime/handoff's store, reads a page
+		// through pagejs and judges text through echomask; it knows no
+		// handler, no act, no outcome, no workbench, no MCP.
+		"../runtime/tools/person": {"cuelang.org/", mod + "gen/", "github.com/mark3labs/mcp-go", mod + "runtime/tools$", mod + "runtime/tools/act", mod + "runtime/tools/outcome", mod + "runtime/mcpedge", mod + "runtime/server", mod + "runtime/workbench"},
+		"../runtime/workbench":    {"github.com/go-rod/rod", "github.com/mark3labs/mcp-go", mod + "runtime/browser", mod + "runtime/tools"},
 	}
 	for pkg, bad := range forbid {
 		for _, d := range deps(pkg) {
@@ -104,7 +110,7 @@ func pkgImports(t *testing.T, pattern string, withTests bool) map[string][]strin
 
 // TestHandlersHoldNoBrowserBehaviour: the tool handlers drive the browser
 // only through the executor's API. No non-test file of runtime/tools (or of
-// its act and outcome packages) imports
+// its act, outcome and person packages) imports
 // rod or its protocol package: settling, page JS and DOM queries live under
 // runtime/browser. (Tests may reach the browser directly, as a harness.)
 // Nor does one hold a page program in a string literal: page JS lives in
@@ -118,7 +124,7 @@ func TestHandlersHoldNoBrowserBehaviour(t *testing.T) {
 		}
 	}
 	files, _ := filepath.Glob("../runtime/tools/*.go")
-	shared, _ := filepath.Glob("../runtime/tools/*/*.go") // act, outcome
+	shared, _ := filepath.Glob("../runtime/tools/*/*.go") // act, outcome, person
 	fset := token.NewFileSet()
 	read := 0
 	for _, path := range append(files, shared...) {
@@ -159,11 +165,11 @@ func TestHandlersHoldNoBrowserBehaviour(t *testing.T) {
 // fmt.Sprintf or fmt.Errorf with such a format, and no refusal Message that
 // is a literal or a fmt call at all. Key names, JSON pointers, enum values,
 // handle prefixes and one-word labels stay where they are used. The code
-// the handlers share (runtime/tools/act, runtime/tools/outcome) is held to
-// the same rules; the state they keep below them (runtime/recordings) to the
-// Message rule only.
+// the handlers share (runtime/tools/act, runtime/tools/outcome,
+// runtime/tools/person) is held to the same rules; the state they keep below
+// them (runtime/recordings) to the Message rule only.
 func TestHandlersSayNoSentences(t *testing.T) {
-	for dir, least := range map[string]int{"../runtime/tools": 20, "../runtime/tools/act": 5, "../runtime/tools/outcome": 2, "../runtime/recordings": 2} {
+	for dir, least := range map[string]int{"../runtime/tools": 20, "../runtime/tools/act": 5, "../runtime/tools/outcome": 2, "../runtime/tools/person": 6, "../runtime/recordings": 2} {
 		sayNoSentences(t, dir, least, strings.HasPrefix(dir, "../runtime/tools"))
 	}
 }

@@ -5,7 +5,8 @@ package handoff
 // DOM, where script run by the model (browser_execute) could read and a
 // screenshot could show it. The tab's document is then held until the
 // tab's document changes (a navigation raises its generation) or the person
-// releases it in the workbench; runtime/tools refuses what would expose it.
+// releases it in the workbench; the handlers refuse what would expose it
+// (runtime/tools/person).
 
 // Hold records that the person typed into a credential field of the tab's
 // document of generation gen.

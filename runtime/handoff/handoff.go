@@ -2,8 +2,8 @@
 // handed to them (a credential to type, a cross-site write to allow, a
 // consequential action to approve or refuse), the documents they typed a
 // credential into, and their answers to confirmations. It is plain,
-// concurrency-safe state: runtime/tools opens handoffs and reads answers
-// during a call, the workbench (through runtime/server) lists them and
+// concurrency-safe state: the handlers open handoffs and read answers
+// during a call (runtime/tools/person, runtime/tools/act), the workbench (through runtime/server) lists them and
 // records what the person does. It knows no browser, no MCP and no call:
 // tabs are named by their session and handle, documents by generation.
 package handoff

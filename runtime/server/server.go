@@ -20,6 +20,7 @@ import (
 	operatorverbs "github.com/ghostlight-dev/ghostlight/runtime/operator"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/person"
 	"github.com/ghostlight-dev/ghostlight/runtime/workbench"
 )
 
@@ -254,7 +255,7 @@ func reply(tool string, r pipeline.Result) mcpedge.Reply {
 func (d dispatcher) Call(ctx context.Context, c mcpedge.Call) mcpedge.Reply {
 	// The client's roots reach browser_upload, and its way to show the
 	// person a link reaches credential handoffs, through the call's context.
-	ctx = tools.WithElicitation(ctx, tools.Elicit(c.Elicit))
+	ctx = person.WithElicitation(ctx, person.Elicit(c.Elicit))
 	ctx = pipeline.WithTraceParent(ctx, c.TraceParent) // the audit line joins the caller's span
 	if c.Stateless {                                   // its refusals about tabs and handles say what to pass
 		ctx = pipeline.WithStateless(ctx, language.Stateless{On: true, ReleasedIdle: c.ReleasedIdle})

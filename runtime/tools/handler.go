@@ -1,10 +1,11 @@
 // Package tools implements the generated surface.Handler over the rod
 // executor: one handler file per tool, and the session, targets and views
-// they share; how a handler acts is runtime/tools/act's, and an action's
-// lifecycle (arm, dispatch, settle, observe) runtime/browser/action's, called
-// once per action. Handlers get typed arguments (decoded, classified and
-// authorized by the pipeline) and return typed facts plus an outcome; they
-// never parse arguments or build facts maps.
+// they share; how a handler acts is runtime/tools/act's, how it asks the
+// person runtime/tools/person's, and an action's lifecycle (arm, dispatch,
+// settle, observe) runtime/browser/action's, called once per action.
+// Handlers get typed arguments (decoded, classified and authorized by the
+// pipeline) and return typed facts plus an outcome; they never parse
+// arguments or build facts maps.
 package tools
 
 import (
@@ -17,6 +18,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser"
 	"github.com/ghostlight-dev/ghostlight/runtime/handoff"
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/person"
 )
 
 // Options configure a Handler.
@@ -44,8 +46,8 @@ type Handler struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
-	person   handoff.Store // what waits on the person (Person, handoff.go)
-	held     heldDownloads // per call, a held download's handoff (confirm.go)
+	person   handoff.Store    // what waits on the person (Person)
+	held     person.Downloads // per call, a held download's handoff (runtime/tools/person)
 }
 
 var _ surface.Handler = (*Handler)(nil)
@@ -72,6 +74,23 @@ func New(o Options) (*Handler, error) {
 		o.WorkDir, _ = os.Getwd()
 	}
 	return &Handler{b: o.Browser, log: o.Logger, names: !o.WithheldNames, stageDir: o.StageDir, stage: owned, workDir: o.WorkDir, sessions: map[string]*session{}}, nil
+}
+
+// Person is what waits on the person beside the model: handoffs, held
+// credentials, confirmation answers. The server wires its options and the
+// workbench reaches it through here; runtime/tools/person asks the person.
+func (h *Handler) Person() *handoff.Store { return &h.person }
+
+// Handoffs lists the tabs waiting on the person, oldest first. Handoffs of
+// sessions that ended are dropped.
+func (h *Handler) Handoffs() []handoff.Handoff {
+	h.mu.Lock()
+	live := make(map[string]bool, len(h.sessions))
+	for id := range h.sessions {
+		live[id] = true
+	}
+	h.mu.Unlock()
+	return h.person.List(func(session string) bool { return live[session] })
 }
 
 // session returns the per-session state of the invocation in ctx.

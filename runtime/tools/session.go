@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 
 	"github.com/ghostlight-dev/ghostlight/generated/surface"
@@ -15,6 +16,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/recordings"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools/act"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/person"
 )
 
 // session is one MCP session's state beside its browser workspace: its
@@ -34,8 +36,12 @@ type session struct {
 	recordings *recordings.Store // browser_record, made on first use
 }
 
-// A session is what an act asks of its call's session (runtime/tools/act).
-var _ act.Session = (*session)(nil)
+// A session is what an act asks of its call's session (runtime/tools/act),
+// and what asking the person needs of it (runtime/tools/person).
+var (
+	_ act.Session    = (*session)(nil)
+	_ person.Session = (*session)(nil)
+)
 
 // keptWorld and keptEvidence are the per-page state a session keeps on a tab.
 var (
@@ -86,6 +92,27 @@ func (s *session) Workspace() *browser.Workspace { return s.ws }
 
 // Person is what waits on the person (the Handler's).
 func (s *session) Person() *handoff.Store { return &s.h.person }
+
+// Downloads is, per call, the handoff of a held download (the Handler's).
+func (s *session) Downloads() *person.Downloads { return &s.h.held }
+
+// Log is the handler's logger.
+func (s *session) Log() *slog.Logger { return s.h.log }
+
+// OnTab is onTab, for what asking the person reads holding a tab.
+func (s *session) OnTab(ctx context.Context, t *browser.Tab, fn func(ctx context.Context) *surface.Refusal) *surface.Refusal {
+	return s.onTab(ctx, t, fn)
+}
+
+// Handoff opens t's credential handoff for the stop r (person.Handoff).
+func (s *session) Handoff(ctx context.Context, t *browser.Tab, r *surface.Refusal) {
+	person.Handoff(ctx, s, t, r)
+}
+
+// Ask opens t's handoff of kind for r (person.Ask).
+func (s *session) Ask(ctx context.Context, t *browser.Tab, r *surface.Refusal, kind string, answer func(string)) {
+	person.Ask(ctx, s, t, r, kind, answer)
+}
 
 // NamesOn reports whether the call under ctx may name the elements it
 // touches in receipts and refusals: privacy.preserve_target_names of the

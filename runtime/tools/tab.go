@@ -11,6 +11,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools/act"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/person"
 )
 
 // deadline bounds a call by its timeout_ms (0: the spec default).
@@ -34,7 +35,7 @@ func (s *session) tab(ctx context.Context, handle, target string) (*browser.Tab,
 	if err != nil {
 		return nil, refusal.For(err, 0)
 	}
-	s.noteHandoff(ctx, t) // a credential handoff the person completed (handoff.go)
+	person.Note(ctx, s, t) // a credential handoff the person completed
 	return t, nil
 }
 
@@ -49,8 +50,8 @@ func (s *session) noteRelaunch(ctx context.Context) {
 	if inv != nil { // taking twice in one call adds nothing
 		inv.Carry(func(r *surface.Refusal) { r.PopupsClosed += s.ws.TakePopupsClosed() })
 		boundary.CarryBlocked(s.ws, inv) // requests_blocked, blocked_hosts
-		// download; one held for the person opens its handoff (confirm.go)
-		boundary.CarryDownloads(s.ws, inv, func(held bool) { s.askHeldDownload(inv, held) })
+		// download; one held for the person opens its handoff (runtime/tools/person)
+		boundary.CarryDownloads(s.ws, inv, func(held bool) { person.AskHeldDownload(s, inv, held) })
 	}
 }
 
@@ -113,7 +114,7 @@ func (s *session) onTabSaying(ctx context.Context, t *browser.Tab, fn func(ctx c
 func (s *session) Holding(ctx context.Context, t *browser.Tab, said func([]browser.Blocked), hold func(ctx context.Context) (*surface.Refusal, error)) *surface.Refusal {
 	if r := admitPage(ctx, t); r != nil {
 		if r.Reason == surface.ReasonDataFlowConfirm { // the person allows it, or not
-			s.confirmFlow(ctx, t, r)
+			person.Flow(ctx, s, t, r)
 		}
 		return r
 	}
@@ -128,7 +129,7 @@ func (s *session) Holding(ctx context.Context, t *browser.Tab, said func([]brows
 			said(popups)
 		}
 	}()
-	ref, err := hold(s.holdDownloads(ctx, t, boundary.Governed(ctx))) // confirm.go
+	ref, err := hold(person.HoldDownloads(ctx, s, t, boundary.Governed(ctx)))
 	if err != nil {
 		return refusal.For(err, 0)
 	}

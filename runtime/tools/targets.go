@@ -12,6 +12,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/handle"
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/person"
 )
 
 // A target handle is "target_" and five base62 characters: a sequence
@@ -122,7 +123,7 @@ func (s *session) element(ctx context.Context, t *browser.Tab, target string, se
 // may still be appearing: pagejs.AwaitSelector).
 func (s *session) Element(ctx context.Context, t *browser.Tab, target string, sel *surface.Selector, pointer string, deadline time.Time) (int, *surface.Refusal) {
 	if sel != nil {
-		ps := pagejs.Selector{Name: sel.Name, Exact: sel.Exact, Judge: s.judge(sel.Name)}
+		ps := pagejs.Selector{Name: sel.Name, Exact: sel.Exact, Judge: person.Judge(s, sel.Name)}
 		if sel.Role != "" {
 			if r := unknownRole(sel.Role, pointer); r != nil {
 				return 0, r

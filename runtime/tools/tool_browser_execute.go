@@ -10,6 +10,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools/act"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/person"
 )
 
 // BrowserExecute runs the model's script in the page's main world, bounded
@@ -34,8 +35,8 @@ func (h *Handler) BrowserExecute(ctx context.Context, a *surface.BrowserExecuteA
 	held := false // the script waits inside a dialog it opened
 	rec := language.Act{Verb: language.RanScript}
 	ac, ref := act.Perform(ctx, s, t, func(ctx context.Context, ac *act.Act) *surface.Refusal {
-		// A credential the person typed into this document stays theirs (credheld.go).
-		if r := s.heldCredential(ac.Tab()); r != nil {
+		// A credential the person typed into this document stays theirs.
+		if r := person.Held(s, ac.Tab()); r != nil {
 			return r
 		}
 		// From now on the person's keys reach no credential field of this

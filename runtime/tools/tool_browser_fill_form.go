@@ -141,6 +141,6 @@ func formValue(v surface.Scalar) pagejs.Value {
 func (s *session) credential(ac *act.Act, it pagejs.Item, pointer string) *surface.Refusal {
 	el := ac.Element(it.Role, it.Name)
 	r := &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Pointer: pointer, Message: language.Target(el, s.h.names)}
-	s.Handoff(ac.Call(), ac.Tab(), r) // the person completes it (handoff.go)
+	s.Handoff(ac.Call(), ac.Tab(), r) // the person completes it (runtime/tools/person)
 	return r
 }

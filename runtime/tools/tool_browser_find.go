@@ -8,6 +8,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/person"
 )
 
 // BrowserFind ranks current targets by visible or accessible text across
@@ -27,7 +28,7 @@ func (h *Handler) BrowserFind(ctx context.Context, a *surface.BrowserFindArgs) (
 		s.World(t).TakeReadiness() // what an earlier call saw is not this one's
 		gen := t.Generation()
 		f.DocumentGeneration = int(gen)
-		res, err := pagejs.Find(ctx, s.World(t), pagejs.FindRequest{Text: a.Text, Scope: a.Scope, Max: a.MaxResults, NameMax: surface.TargetNameCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete, Judge: s.judge(a.Text)})
+		res, err := pagejs.Find(ctx, s.World(t), pagejs.FindRequest{Text: a.Text, Scope: a.Scope, Max: a.MaxResults, NameMax: surface.TargetNameCharsMax, CredentialAutocomplete: surface.CredentialAutocomplete, Judge: person.Judge(s, a.Text)})
 		if err != nil {
 			return refusal.For(err, surface.TimeoutMsDefault)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools/act"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/person"
 	"github.com/ghostlight-dev/ghostlight/runtime/uploads"
 )
 
@@ -113,10 +114,9 @@ func (s *session) recordStart(ctx context.Context, a *surface.BrowserRecordArgs)
 		}
 		var err error
 		// Frames of a document the person typed a credential into are never
-		// kept: a card number or a code shows in plain sight (credheld.go).
-		session, handle := s.ws.ID(), t.Handle()
-		held := func() bool { return s.h.person.Held(session, handle, t.Generation()) }
-		if rec, err = recorder.StartTagged(ctx, page, recordings.Limits, held, s.secretFrames(t)); err != nil {
+		// kept: a card number or a code shows in plain sight.
+		held, tag := person.Recording(s, t)
+		if rec, err = recorder.StartTagged(ctx, page, recordings.Limits, held, tag); err != nil {
 			return refusal.For(err, surface.TimeoutMsDefault)
 		}
 		return nil
@@ -140,12 +140,12 @@ func (s *session) recordSave(ctx context.Context, a *surface.BrowserRecordArgs, 
 		rec.R.Stop(ctx, recorder.StopSaved)
 		stopped = true
 	}
-	dropped := s.dropSecretFrames(ctx, rec)
+	dropped := person.DropFrames(ctx, s, rec)
 	g, err := rec.R.Encode(surface.ImageBytesMax)
 	if err != nil {
 		st := rec.R.Status()
 		if dropped > 0 && err == recorder.ErrUnavailable && recordings.Live(st.State) {
-			return nil, outcome.Refused(secretFramesRefusal(rec.Tab))
+			return nil, outcome.Refused(person.FramesRefusal(rec.Tab))
 		}
 		if err == recorder.ErrTooLarge {
 			return nil, outcome.Refused(&surface.Refusal{Reason: surface.ReasonRecordingUnavailable, Pointer: "/recording", Rule: surface.RuleMaximum,

@@ -10,6 +10,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/language"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/person"
 )
 
 // shotFormat is PNG: it keeps text lossless, and a model pays per image
@@ -46,11 +47,9 @@ func (h *Handler) BrowserScreenshot(ctx context.Context, a *surface.BrowserScree
 	var ready string
 	r = s.onTab(ctx, t, func(ctx context.Context) *surface.Refusal {
 		// A credential the person typed (a card number, a code) shows in
-		// plain sight: no picture of that document (credheld.go).
-		if r := s.heldCredential(t); r != nil {
-			return r
-		}
-		if r := s.secretShown(ctx, t); r != nil { // a later page that repeats it
+		// plain sight: no picture of that document, nor of a later page
+		// that repeats it.
+		if r := person.Pictured(ctx, s, t); r != nil {
 			return r
 		}
 		req := capture.Request{MaxEdge: surface.ImageEdgePxMax, MaxBytes: surface.ImageBytesMax, Format: shotFormat}

@@ -14,6 +14,7 @@ import (
 	"github.com/ghostlight-dev/ghostlight/runtime/pipeline"
 	"github.com/ghostlight-dev/ghostlight/runtime/refusal"
 	"github.com/ghostlight-dev/ghostlight/runtime/tools/outcome"
+	"github.com/ghostlight-dev/ghostlight/runtime/tools/person"
 )
 
 // BrowserWait waits for one condition, polling the live page, bounded by
@@ -109,9 +110,9 @@ func (s *session) condition(t *browser.Tab, a *surface.BrowserWaitArgs) (action.
 	case surface.BrowserWaitBranchLoadReady:
 		return action.LoadReady(t), nil
 	case surface.BrowserWaitBranchURLContains:
-		return action.URLContains(t, text, s.urlShown(text)), nil
+		return action.URLContains(t, text, person.URLShown(s, text)), nil
 	case surface.BrowserWaitBranchTextPresent, surface.BrowserWaitBranchTextAbsent:
-		judge := func() pagejs.Judge { return s.judge(text) } // the person may type while it waits
+		judge := func() pagejs.Judge { return person.Judge(s, text) } // the person may type while it waits
 		return action.TextOnPage(world, text, a.Branch() == surface.BrowserWaitBranchTextPresent, judge), nil
 	case surface.BrowserWaitBranchSelectorPresent:
 		// What a selector's miss means is the targets' refusals': resolved here.

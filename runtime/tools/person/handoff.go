@@ -1,4 +1,4 @@
-package tools
+package person
 
 import (
 	"context"
@@ -12,10 +12,10 @@ import (
 )
 
 // Credential handoffs. A credential-class field stops the call before any
-// value reaches it (credential, in tool_browser_fill_form.go); the tab is
-// then waiting on the person, who types the value themselves, in the
-// workbench's live view or in their own browser window, and hands the tab
-// back. The model's next call on the tab says the person completed it.
+// value reaches it (credential, in runtime/tools/tool_browser_fill_form.go);
+// the tab is then waiting on the person, who types the value themselves, in
+// the workbench's live view or in their own browser window, and hands the
+// tab back. The model's next call on the tab says the person completed it.
 // Nothing the person types passes through here: their input goes from the
 // workbench straight to the browser. What waits on the person is kept by
 // runtime/handoff (the Handler's Person store); this file asks them.
@@ -37,27 +37,22 @@ func WithElicitation(ctx context.Context, fn Elicit) context.Context {
 	return context.WithValue(ctx, elicitKey{}, fn)
 }
 
-// Person is what waits on the person beside the model: handoffs, held
-// credentials, confirmation answers. The server wires its options and the
-// workbench reaches it through here.
-func (h *Handler) Person() *handoff.Store { return &h.person }
-
 // Handoff opens (or keeps open) the tab's handoff for the credential stop r
 // and tells the person where to complete it: r gains the workbench link, a
 // headful window shows the tab, and a client that can show a link gets one.
-func (s *session) Handoff(ctx context.Context, t *browser.Tab, r *surface.Refusal) {
+func Handoff(ctx context.Context, s Session, t *browser.Tab, r *surface.Refusal) {
 	// The person's keys reach no credential field of a site the model's
 	// script ran on until they clear it (runtime/browser/scripted.go).
 	r.SiteScripted = t.ModelScripted()
-	s.Ask(ctx, t, r, handoff.KindCredential, nil)
+	Ask(ctx, s, t, r, handoff.KindCredential, nil)
 }
 
-// confirmFlow asks the person, through the same handoff, to allow the
-// write the call was stopped for (data_flow_confirm): handing the tab back
-// allows it, and the model's repeat of the call then runs.
-func (s *session) confirmFlow(ctx context.Context, t *browser.Tab, r *surface.Refusal) {
+// Flow asks the person, through the same handoff, to allow the write the
+// call was stopped for (data_flow_confirm): handing the tab back allows it,
+// and the model's repeat of the call then runs.
+func Flow(ctx context.Context, s Session, t *browser.Tab, r *surface.Refusal) {
 	approve := pipeline.FromContext(ctx).FlowApproval()
-	s.Ask(ctx, t, r, handoff.KindFlow, func(answer string) {
+	Ask(ctx, s, t, r, handoff.KindFlow, func(answer string) {
 		if approve != nil && answer != handoff.AnswerRefuse {
 			approve()
 		}
@@ -67,9 +62,10 @@ func (s *session) confirmFlow(ctx context.Context, t *browser.Tab, r *surface.Re
 // Ask opens (or keeps open) the tab's handoff and tells the person where to
 // act: r gains the workbench link, a headful window shows the tab, and a
 // client that can show a link gets one.
-func (s *session) Ask(ctx context.Context, t *browser.Tab, r *surface.Refusal, kind string, answer func(string)) {
-	session, tab := s.ws.ID(), t.Handle()
-	o := s.h.person.Open(session, tab, kind, language.Clean(r.Message), language.Host(t.URL()), answer)
+func Ask(ctx context.Context, s Session, t *browser.Tab, r *surface.Refusal, kind string, answer func(string)) {
+	ws, person := s.Workspace(), s.Person()
+	session, tab := ws.ID(), t.Handle()
+	o := person.Open(session, tab, kind, language.Clean(r.Message), language.Host(t.URL()), answer)
 	if o.Link != nil {
 		r.HandoffURL = o.Link(session, tab)
 	}
@@ -78,8 +74,8 @@ func (s *session) Ask(ctx context.Context, t *browser.Tab, r *surface.Refusal, k
 		go func() {
 			fctx, cancel := context.WithTimeout(context.Background(), time.Duration(surface.TimeoutMsDefault)*time.Millisecond)
 			defer cancel()
-			if _, err := s.ws.Focus(fctx, tab); err != nil {
-				s.h.log.Debug("handoff: focus", "tab", tab, "err", err)
+			if _, err := ws.Focus(fctx, tab); err != nil {
+				s.Log().Debug("handoff: focus", "tab", tab, "err", err)
 			}
 		}()
 	}
@@ -97,26 +93,14 @@ func (s *session) Ask(ctx context.Context, t *browser.Tab, r *surface.Refusal, k
 	if !ok {
 		return
 	}
-	s.h.person.Elicited(session, tab, o.ID, accepted, complete)
+	person.Elicited(session, tab, o.ID, accepted, complete)
 	r.HandoffElicited = accepted
 }
 
-// noteHandoff tells the model, in the summary of a call on the tab, that
-// the person completed the tab's handoff (once), or that it is still open.
-func (s *session) noteHandoff(ctx context.Context, t *browser.Tab) {
-	if note := s.h.person.Note(s.ws.ID(), t.Handle()); note != "" {
+// Note tells the model, in the summary of a call on the tab, that the
+// person completed the tab's handoff (once), or that it is still open.
+func Note(ctx context.Context, s Session, t *browser.Tab) {
+	if note := s.Person().Note(s.Workspace().ID(), t.Handle()); note != "" {
 		pipeline.FromContext(ctx).Note(note)
 	}
-}
-
-// Handoffs lists the tabs waiting on the person, oldest first. Handoffs of
-// sessions that ended are dropped.
-func (h *Handler) Handoffs() []handoff.Handoff {
-	h.mu.Lock()
-	live := make(map[string]bool, len(h.sessions))
-	for id := range h.sessions {
-		live[id] = true
-	}
-	h.mu.Unlock()
-	return h.person.List(func(session string) bool { return live[session] })
 }

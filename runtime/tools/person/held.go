@@ -1,4 +1,4 @@
-package tools
+package person
 
 import (
 	"context"
@@ -18,22 +18,33 @@ import (
 // workbench. browser_read, inspect and find never return a field's value,
 // so they stay open.
 
-// heldCredential is browser_execute's and browser_screenshot's refusal on a held document (nil when
-// the document is not held). Call it holding the tab.
-func (s *session) heldCredential(t *browser.Tab) *surface.Refusal {
-	if !s.h.person.Held(s.ws.ID(), t.Handle(), t.Generation()) {
+// Held is browser_execute's refusal on a held document: may the model's
+// script run on it? nil when the document is not held. Call it holding the
+// tab.
+func Held(s Session, t *browser.Tab) *surface.Refusal {
+	if !s.Person().Held(s.Workspace().ID(), t.Handle(), t.Generation()) {
 		return nil
 	}
 	return &surface.Refusal{Reason: surface.ReasonCredentialHandoff, Tab: t.Handle()}
 }
 
-// secretShown is browser_screenshot's refusal on a page whose text shows
-// what the person typed into a credential field (a later page repeating a
-// card number): text results mask it (runtime/echomask), a picture cannot.
-// Only sessions where the person typed one pay the read; a page that cannot
-// be read gets no picture either. Call it holding the tab.
-func (s *session) secretShown(ctx context.Context, t *browser.Tab) *surface.Refusal {
-	mask := s.h.person.Masker(s.ws.ID())
+// Pictured is browser_screenshot's refusal: may this document be pictured?
+// nil when it may; a held document (Held) may not, nor a page whose text
+// shows what the person typed (a later page repeating a card number). Call
+// it holding the tab.
+func Pictured(ctx context.Context, s Session, t *browser.Tab) *surface.Refusal {
+	if r := Held(s, t); r != nil {
+		return r
+	}
+	return shown(ctx, s, t)
+}
+
+// shown is the refusal of a page whose text shows what the person typed
+// into a credential field: text results mask it (runtime/echomask), a
+// picture cannot. Only sessions where the person typed one pay the read; a
+// page that cannot be read gets no picture either. Call it holding the tab.
+func shown(ctx context.Context, s Session, t *browser.Tab) *surface.Refusal {
+	mask := s.Person().Masker(s.Workspace().ID())
 	if mask == nil {
 		return nil
 	}

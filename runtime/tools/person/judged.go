@@ -1,4 +1,4 @@
-package tools
+package person
 
 import (
 	"github.com/ghostlight-dev/ghostlight/runtime/browser/pagejs"
@@ -12,21 +12,21 @@ import (
 // only if it still holds on its text masked (runtime/echomask.Holds). Other
 // sessions pay nothing: their requests and answers are unchanged.
 
-// judge is the pagejs.Judge of query in this session: nil where the person
-// typed no secret.
-func (s *session) judge(query string) pagejs.Judge {
-	mask := s.h.person.Masker(s.ws.ID())
+// Judge is the pagejs.Judge of query in s: nil where the person typed no
+// secret.
+func Judge(s Session, query string) pagejs.Judge {
+	mask := s.Person().Masker(s.Workspace().ID())
 	if mask == nil {
 		return nil
 	}
 	return func(h pagejs.Haystack) bool { return echomask.Holds(mask, query, echomask.Haystack(h)) }
 }
 
-// urlShown says whether url, which contains query, still does as the model
-// would see it (true where the person typed no secret).
-func (s *session) urlShown(query string) func(url string) bool {
+// URLShown says whether a url, which contains query, still does as the
+// model would see it (true where the person typed no secret).
+func URLShown(s Session, query string) func(url string) bool {
 	return func(url string) bool {
-		mask := s.h.person.Masker(s.ws.ID())
+		mask := s.Person().Masker(s.Workspace().ID())
 		return mask == nil || echomask.Contains(mask, url, query)
 	}
 }
