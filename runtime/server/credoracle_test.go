@@ -96,9 +96,15 @@ func TestPageSideQueriesAreNoOracle(t *testing.T) {
 	}
 
 	// browser_wait on text and on the URL.
+	// A wait expected to time out is kept short; one expected to hold gets
+	// time to (waitHolds: a loaded machine answers slowly).
 	wait := func(call func(string, string) pipeline.Result, cond, value string) pipeline.Result {
 		t.Helper()
 		return call("browser_wait", `{"condition":"`+cond+`","value":"`+value+`","timeout_ms":400}`)
+	}
+	waitHolds := func(call func(string, string) pipeline.Result, cond, value string) pipeline.Result {
+		t.Helper()
+		return call("browser_wait", `{"condition":"`+cond+`","value":"`+value+`","timeout_ms":10000}`)
 	}
 	outcome := func(r pipeline.Result) string {
 		var f surface.BrowserWaitFacts
@@ -119,18 +125,18 @@ func TestPageSideQueriesAreNoOracle(t *testing.T) {
 		if got != none || !strings.Contains(got, "timeout") {
 			t.Errorf("wait %s %q: %s; on a page without it: %s", c.cond, c.value, got, none)
 		}
-		if r := wait(control, c.cond, c.value); r.Envelope.Status != surface.StatusSucceeded {
+		if r := waitHolds(control, c.cond, c.value); r.Envelope.Status != surface.StatusSucceeded {
 			t.Errorf("control: wait %s %q: %s", c.cond, c.value, r.JSON)
 		}
 	}
-	if r := wait(masked, "text_absent", "Card 41"); r.Envelope.Status != surface.StatusSucceeded {
+	if r := waitHolds(masked, "text_absent", "Card 41"); r.Envelope.Status != surface.StatusSucceeded {
 		t.Errorf("wait text_absent \"Card 41\": %s", r.JSON)
 	}
 	if r := wait(control, "text_absent", "Card 41"); r.Envelope.Status == surface.StatusSucceeded {
 		t.Errorf("control: wait text_absent \"Card 41\": %s", r.JSON)
 	}
 	for _, c := range []struct{ cond, value string }{{"text_present", "Card"}, {"text_present", "Berlin"}, {"text_absent", "4999"}, {"url_contains", "?n="}} {
-		if r := wait(masked, c.cond, c.value); r.Envelope.Status != surface.StatusSucceeded {
+		if r := waitHolds(masked, c.cond, c.value); r.Envelope.Status != surface.StatusSucceeded {
 			t.Errorf("wait %s %q: %s", c.cond, c.value, r.JSON)
 		}
 	}

@@ -190,6 +190,7 @@ func (w *World) spread(ctx context.Context, method string, b []byte, out any) (b
 	var srcs []string // the URL of the frame each raw came from ("" the page's own document)
 	var firstErr error
 	misses := 0
+	unread := 0 // frames whose call failed: their text is unknown
 	for i, world := range append([]*World{w}, worldsOf(kids)...) {
 		raw, err, src := top.raw, top.err, ""
 		if i > 0 {
@@ -208,6 +209,7 @@ func (w *World) spread(ctx context.Context, method string, b []byte, out any) (b
 			if method == "resolve" || method == "selectorNames" {
 				return true, err // ambiguity (or a failure) in any frame decides
 			}
+			unread++
 			continue // a frame that went away adds nothing
 		}
 		raws, srcs = append(raws, raw), append(srcs, src)
@@ -276,6 +278,21 @@ func (w *World) spread(ctx context.Context, method string, b []byte, out any) (b
 			}
 		}
 		return true, remarshal(all, out)
+	}
+	if method == "textPresent" && unread > 0 {
+		// Text found anywhere is present; text not found while a frame
+		// could not be read (its world not ready, the call's time up) is
+		// not known to be absent: a wait for it to go must not end on it.
+		var m struct {
+			Present bool `json:"present"`
+		}
+		if err := mergeDocument(method, b, raws, srcs, out); err != nil {
+			return true, err
+		}
+		if got, err := json.Marshal(out); err == nil && json.Unmarshal(got, &m) == nil && !m.Present {
+			return true, &Error{Kind: KindUnavailable, Op: method, Detail: "a frame could not be read"}
+		}
+		return true, nil
 	}
 	if docMethods[method] {
 		return true, mergeDocument(method, b, raws, srcs, out)
