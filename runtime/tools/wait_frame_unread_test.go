@@ -8,7 +8,7 @@ import (
 
 // TestTextAbsentWaitsForFramesItCannotRead: a wait for text to go does not
 // end while a frame of another origin cannot be read (its page is busy in a
-// loop), nor on a read of the frame that did not finish in the call's
+// loop, begun once the test saw its text), nor on a read of the frame that did not finish in the call's
 // time: the text may be there, so the wait times out, truthfully. Before,
 // a frame whose read failed added nothing, and the wait answered that the
 // text was gone, even for an idle frame holding it under a 600 ms wait.
@@ -18,7 +18,7 @@ func TestTextAbsentWaitsForFramesItCannotRead(t *testing.T) {
 		"/busy": `<title>Outer</title><p>Outer words</p><iframe src="{B}/busy"></iframe>`,
 		"/idle": `<title>Outer</title><p>Outer words</p><iframe src="{B}/idle"></iframe>`,
 	}, map[string]string{
-		"/busy": `<title>Frame</title><p>Frame words</p><script>parent.postMessage("ready", "*"); setTimeout(() => { const end = Date.now() + 20000; while (Date.now() < end) {} }, 200)</script>`,
+		"/busy": `<title>Frame</title><p>Frame words</p><script>onmessage = () => { const end = Date.now() + 20000; while (Date.now() < end) {} }</script>`,
 		"/idle": `<title>Frame</title><p>Frame words</p>`,
 	})
 	h := newHarness(t)
@@ -33,7 +33,8 @@ func TestTextAbsentWaitsForFramesItCannotRead(t *testing.T) {
 
 	h.must("browser_navigate", `{"url":`+quote(s.A+"/busy")+`}`)
 	h.must("browser_wait", `{"condition":"text_present","value":"Frame words","timeout_ms":10000}`)
-	h.must("browser_wait", `{"condition":"duration","value":400}`) // the frame's loop has begun
+	// The frame's page starts its loop when told, once its text was seen.
+	h.must("browser_execute", `{"script":"document.querySelector('iframe').contentWindow.postMessage('spin', '*')"}`)
 	if r := h.call("browser_wait", `{"condition":"text_absent","value":"Frame words","timeout_ms":1500}`); r.Envelope.Status == surface.StatusSucceeded {
 		t.Fatalf("a frame that cannot be read was taken for one without the text: %s", r.JSON)
 	}
